@@ -1,0 +1,113 @@
+package dev.informer.autoconfigure;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+import dev.informer.core.InformerCustomizer;
+import dev.informer.core.InformerDeclaration;
+import dev.informer.core.InformerEventPublisher;
+import dev.informer.core.InformerLifecycle;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.ResourceKindResolver;
+import dev.informer.core.RetryPolicy;
+import dev.informer.core.KubernetesErrors;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration that turns {@code informer.resources} declarations into running
+ * informers publishing typed application events.
+ */
+@AutoConfiguration
+@ConditionalOnClass(KubernetesClient.class)
+@ConditionalOnBooleanProperty(name = "informer.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(InformerProperties.class)
+public final class InformerAutoConfiguration {
+
+	static final String CLIENT_BEAN_NAME = "informerKubernetesClient";
+
+	@Bean(name = CLIENT_BEAN_NAME)
+	@ConditionalOnMissingBean
+	KubernetesClient informerKubernetesClient() {
+		return new KubernetesClientBuilder().build();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformerEventPublisher informerEventPublisher() {
+		return new InformerEventPublisher();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
+			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory) {
+		List<InformerDeclaration> declarations = declarations(properties);
+		if (declarations.isEmpty()) {
+			return new InformerRegistry(List.of());
+		}
+		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
+				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
+		ResourceKindResolver resolver = new ResourceKindResolver(client,
+				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader());
+		RetryPolicy retryPolicy = RetryPolicy.standard(
+				properties.getStartup().isWaitForSync() && properties.getStartup().isFailOnForbidden());
+		List<ResourceInformer<?>> informers = new ArrayList<>();
+		for (InformerDeclaration declaration : declarations) {
+			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher, retryPolicy,
+					Clock.systemUTC()));
+		}
+		return new InformerRegistry(informers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformerLifecycle informerLifecycle(InformerRegistry registry, KubernetesClient client,
+			InformerEventPublisher publisher, ApplicationContext context, InformerProperties properties,
+			ObjectProvider<InformerCustomizer> customizers) {
+		InformerProperties.Startup startup = properties.getStartup();
+		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
+				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
+						startup.isFailOnTimeout()));
+	}
+
+	static List<InformerDeclaration> declarations(InformerProperties properties) {
+		List<InformerDeclaration> declarations = new ArrayList<>();
+		for (Map.Entry<String, InformerProperties.Resource> entry : properties.getResources().entrySet()) {
+			InformerProperties.Resource resource = entry.getValue();
+			if (!resource.isEnabled()) {
+				continue;
+			}
+			declarations.add(InformerDeclaration.builder(entry.getKey())
+				.apiVersion(resource.getApiVersion())
+				.kind(resource.getKind())
+				.type(resource.getType())
+				.namespaces(resource.getNamespaces())
+				.labelSelector(resource.getLabelSelector())
+				.fieldSelector(resource.getFieldSelector())
+				.resyncPeriod((resource.getResyncPeriod() != null) ? resource.getResyncPeriod()
+						: properties.getResyncPeriod())
+				.listPageSize((resource.getListPageSize() != null) ? resource.getListPageSize()
+						: properties.getListPageSize())
+				.stripManagedFields((resource.getStripManagedFields() != null) ? resource.getStripManagedFields()
+						: properties.isStripManagedFields())
+				.build());
+		}
+		return declarations;
+	}
+
+}

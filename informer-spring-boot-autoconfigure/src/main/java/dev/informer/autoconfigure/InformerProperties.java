@@ -1,0 +1,296 @@
+package dev.informer.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Informers declared in configuration, under the {@code informer} prefix.
+ */
+@ConfigurationProperties("informer")
+public class InformerProperties {
+
+	/**
+	 * Whether to start the declared informers.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Default resync period: how often every cached object is re-published as an updated
+	 * event flagged as resync. 0 disables resync.
+	 */
+	private Duration resyncPeriod = Duration.ZERO;
+
+	/**
+	 * Default page size of list requests. 0 lists in one request served from the API
+	 * server's watch cache (cheapest for the server); set a page size for very large
+	 * collections.
+	 */
+	private long listPageSize;
+
+	/**
+	 * Whether to drop metadata.managedFields from cached objects and events by default. It is
+	 * often half of an object's size and rarely needed by listeners.
+	 */
+	private boolean stripManagedFields = true;
+
+	private final Startup startup = new Startup();
+
+	/**
+	 * Informers by name. The name is used in events, health, metrics and the actuator
+	 * endpoint.
+	 */
+	private final Map<String, Resource> resources = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Duration getResyncPeriod() {
+		return this.resyncPeriod;
+	}
+
+	public void setResyncPeriod(Duration resyncPeriod) {
+		this.resyncPeriod = resyncPeriod;
+	}
+
+	public long getListPageSize() {
+		return this.listPageSize;
+	}
+
+	public void setListPageSize(long listPageSize) {
+		this.listPageSize = listPageSize;
+	}
+
+	public boolean isStripManagedFields() {
+		return this.stripManagedFields;
+	}
+
+	public void setStripManagedFields(boolean stripManagedFields) {
+		this.stripManagedFields = stripManagedFields;
+	}
+
+	public Startup getStartup() {
+		return this.startup;
+	}
+
+	public Map<String, Resource> getResources() {
+		return this.resources;
+	}
+
+	/**
+	 * How application startup waits for informers.
+	 */
+	public static class Startup {
+
+		/**
+		 * Whether startup waits until every informer has delivered its initial list.
+		 */
+		private boolean waitForSync = true;
+
+		/**
+		 * How long startup waits for informers to sync.
+		 */
+		private Duration timeout = Duration.ofSeconds(60);
+
+		/**
+		 * Whether startup fails when an informer has not synced within the timeout. When
+		 * false the application starts and health reports the informer until it syncs.
+		 */
+		private boolean failOnTimeout = true;
+
+		/**
+		 * Whether startup fails at once when the API server denies the initial list (HTTP
+		 * 401 or 403). When false the informer retries with backoff until access is granted.
+		 * Only applies while startup waits for sync.
+		 */
+		private boolean failOnForbidden = true;
+
+		public boolean isWaitForSync() {
+			return this.waitForSync;
+		}
+
+		public void setWaitForSync(boolean waitForSync) {
+			this.waitForSync = waitForSync;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public boolean isFailOnTimeout() {
+			return this.failOnTimeout;
+		}
+
+		public void setFailOnTimeout(boolean failOnTimeout) {
+			this.failOnTimeout = failOnTimeout;
+		}
+
+		public boolean isFailOnForbidden() {
+			return this.failOnForbidden;
+		}
+
+		public void setFailOnForbidden(boolean failOnForbidden) {
+			this.failOnForbidden = failOnForbidden;
+		}
+
+	}
+
+	/**
+	 * One informer declaration.
+	 */
+	public static class Resource {
+
+		/**
+		 * Whether this informer is started.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * API version of the kind: 'v1' for core kinds, 'group/version' otherwise.
+		 */
+		private @Nullable String apiVersion;
+
+		/**
+		 * Kind to watch, as the API server spells it, for example 'ConfigMap'.
+		 */
+		private @Nullable String kind;
+
+		/**
+		 * Fully qualified name of a fabric8 HasMetadata class (for example a CustomResource
+		 * subclass) to deserialize into. Built-in kinds use fabric8's model class; other kinds
+		 * without a type are watched as GenericKubernetesResource.
+		 */
+		private @Nullable String type;
+
+		/**
+		 * Namespaces to watch, one watch each. Empty watches all namespaces; must be empty
+		 * for cluster-scoped kinds.
+		 */
+		private List<String> namespaces = new ArrayList<>();
+
+		/**
+		 * Label selector applied by the API server, in kubectl syntax, for example 'app in
+		 * (web,api),!legacy'.
+		 */
+		private @Nullable String labelSelector;
+
+		/**
+		 * Field selector applied by the API server, for example
+		 * 'metadata.name!=kube-root-ca.crt'.
+		 */
+		private @Nullable String fieldSelector;
+
+		/**
+		 * Resync period of this informer. Defaults to 'informer.resync-period'.
+		 */
+		private @Nullable Duration resyncPeriod;
+
+		/**
+		 * Page size of list requests of this informer. Defaults to 'informer.list-page-size'.
+		 */
+		private @Nullable Long listPageSize;
+
+		/**
+		 * Whether to drop metadata.managedFields for this informer. Defaults to
+		 * 'informer.strip-managed-fields'.
+		 */
+		private @Nullable Boolean stripManagedFields;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable String getApiVersion() {
+			return this.apiVersion;
+		}
+
+		public void setApiVersion(@Nullable String apiVersion) {
+			this.apiVersion = apiVersion;
+		}
+
+		public @Nullable String getKind() {
+			return this.kind;
+		}
+
+		public void setKind(@Nullable String kind) {
+			this.kind = kind;
+		}
+
+		public @Nullable String getType() {
+			return this.type;
+		}
+
+		public void setType(@Nullable String type) {
+			this.type = type;
+		}
+
+		public List<String> getNamespaces() {
+			return this.namespaces;
+		}
+
+		public void setNamespaces(List<String> namespaces) {
+			this.namespaces = namespaces;
+		}
+
+		public @Nullable String getLabelSelector() {
+			return this.labelSelector;
+		}
+
+		public void setLabelSelector(@Nullable String labelSelector) {
+			this.labelSelector = labelSelector;
+		}
+
+		public @Nullable String getFieldSelector() {
+			return this.fieldSelector;
+		}
+
+		public void setFieldSelector(@Nullable String fieldSelector) {
+			this.fieldSelector = fieldSelector;
+		}
+
+		public @Nullable Duration getResyncPeriod() {
+			return this.resyncPeriod;
+		}
+
+		public void setResyncPeriod(@Nullable Duration resyncPeriod) {
+			this.resyncPeriod = resyncPeriod;
+		}
+
+		public @Nullable Long getListPageSize() {
+			return this.listPageSize;
+		}
+
+		public void setListPageSize(@Nullable Long listPageSize) {
+			this.listPageSize = listPageSize;
+		}
+
+		public @Nullable Boolean getStripManagedFields() {
+			return this.stripManagedFields;
+		}
+
+		public void setStripManagedFields(@Nullable Boolean stripManagedFields) {
+			this.stripManagedFields = stripManagedFields;
+		}
+
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of informers declared under {@code informer.resources}.
+ */
+@NullMarked
+package dev.informer.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,166 @@
+package dev.informer.core;
+
+import java.io.IOException;
+import java.net.URL;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.WatcherException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.StringUtils;
+
+/**
+ * Reads HTTP status, reason and RBAC details out of fabric8 exceptions, and explains them.
+ */
+public final class KubernetesErrors {
+
+	private KubernetesErrors() {
+	}
+
+	/**
+	 * Strip completion and execution wrappers.
+	 * @param ex the exception
+	 * @return the first cause that is not a wrapper
+	 */
+	public static Throwable unwrap(Throwable ex) {
+		Throwable current = ex;
+		while ((current instanceof CompletionException || current instanceof ExecutionException)
+				&& current.getCause() != null) {
+			current = current.getCause();
+		}
+		return current;
+	}
+
+	/**
+	 * Return the HTTP status code behind an exception, or 0 if there is none (for example a
+	 * connection failure).
+	 * @param ex the exception
+	 * @return the HTTP status code or 0
+	 */
+	public static int httpCode(@Nullable Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof WatcherException watcherException && watcherException.isHttpGone()) {
+				return 410;
+			}
+			if (current instanceof KubernetesClientException kce && kce.getCode() > 0) {
+				return kce.getCode();
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		return 0;
+	}
+
+	/**
+	 * Return the API server's reason for an error ({@code Forbidden}, {@code Expired}...),
+	 * or a short classification when there is none.
+	 * @param ex the exception
+	 * @return the reason
+	 */
+	public static String reason(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof KubernetesClientException kce) {
+				Status status = kce.getStatus();
+				if (status != null && StringUtils.hasText(status.getReason())) {
+					return status.getReason();
+				}
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		int code = httpCode(ex);
+		if (code == 403) {
+			return "Forbidden";
+		}
+		if (code == 410) {
+			return "Gone";
+		}
+		if (code == 401) {
+			return "Unauthorized";
+		}
+		if (code >= 500) {
+			return "ServerError";
+		}
+		if (isConnectionFailure(ex)) {
+			return "Unreachable";
+		}
+		return unwrap(ex).getClass().getSimpleName();
+	}
+
+	/**
+	 * Return whether the exception means the API server could not be reached.
+	 * @param ex the exception
+	 * @return whether the server is unreachable
+	 */
+	public static boolean isConnectionFailure(Throwable ex) {
+		if (httpCode(ex) != 0) {
+			return false;
+		}
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof IOException) {
+				return true;
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Return a one-line message for an exception, without stack.
+	 * @param ex the exception
+	 * @return the message
+	 */
+	public static String message(Throwable ex) {
+		Throwable root = unwrap(ex);
+		String message = root.getMessage();
+		return (message != null) ? message : root.getClass().getName();
+	}
+
+	/**
+	 * Describe the Role rule that grants {@code list} and {@code watch} on a resource.
+	 * @param definition the informer
+	 * @param namespace the namespace, {@code null} for all or cluster scope
+	 * @return a YAML snippet of the missing rule
+	 */
+	public static String missingRule(InformerDefinition<?> definition, @Nullable String namespace) {
+		String kind = (namespace != null) ? "Role (namespace " + namespace + ")" : "ClusterRole";
+		return kind + " rule:\n  - apiGroups: [\"" + definition.getDeclaration().getGroup() + "\"]\n    resources: [\""
+				+ definition.getPlural() + "\"]\n    verbs: [\"list\", \"watch\"]";
+	}
+
+	/**
+	 * Describe where the client's configuration came from.
+	 * @param client the client
+	 * @param provided whether the application provided the client
+	 * @return a description
+	 */
+	public static String configSource(KubernetesClient client, boolean provided) {
+		Config config = client.getConfiguration();
+		URL url = client.getMasterUrl();
+		StringBuilder source = new StringBuilder("API server ").append(url);
+		if (provided) {
+			return source.append(" (from the application's KubernetesClient bean)").toString();
+		}
+		if (config.getFile() != null) {
+			source.append(" (from kubeconfig ").append(config.getFile());
+			if (config.getCurrentContext() != null) {
+				source.append(", context ").append(config.getCurrentContext().getName());
+			}
+			return source.append(")").toString();
+		}
+		if (StringUtils.hasText(System.getenv("KUBERNETES_SERVICE_HOST"))) {
+			return source.append(" (from the in-cluster service account)").toString();
+		}
+		return source.append(" (fabric8 defaults: no kubeconfig found and not running in a cluster)").toString();
+	}
+
+}

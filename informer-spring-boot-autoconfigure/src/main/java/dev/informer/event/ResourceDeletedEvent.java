@@ -1,0 +1,41 @@
+package dev.informer.event;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+/**
+ * Published when a resource is deleted.
+ *
+ * @param <T> the resource type
+ */
+public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T> {
+
+	private final boolean finalStateUnknown;
+
+	/**
+	 * Create a new event.
+	 * @param informerName the name of the informer
+	 * @param resourceType the resource class of the informer
+	 * @param resource the last known state of the resource
+	 * @param finalStateUnknown whether the deletion was detected by a relist
+	 */
+	public ResourceDeletedEvent(String informerName, Class<T> resourceType, T resource, boolean finalStateUnknown) {
+		super(informerName, resourceType, resource);
+		this.finalStateUnknown = finalStateUnknown;
+	}
+
+	/**
+	 * Return whether the deletion was noticed by a relist (for example after the watch
+	 * expired with 410 Gone) instead of a watch event: {@link #getResource()} is then the
+	 * last state the informer had cached, not the state at deletion.
+	 * @return whether the final state is unknown
+	 */
+	public boolean isFinalStateUnknown() {
+		return this.finalStateUnknown;
+	}
+
+	@Override
+	protected String describeDetails() {
+		return ", finalStateUnknown=" + this.finalStateUnknown;
+	}
+
+}

@@ -1,0 +1,127 @@
+package dev.informer.event;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.ResolvableTypeProvider;
+
+/**
+ * Base class of the events an informer publishes for a change of one Kubernetes object.
+ * <p>
+ * The event resolves its generic type from the resource class the informer was declared
+ * with, so that {@code @EventListener void on(ResourceAddedEvent<ConfigMap> event)} only
+ * receives ConfigMaps. Resources without a Java class are published as
+ * {@link io.fabric8.kubernetes.api.model.GenericKubernetesResource}; tell them apart with a
+ * condition such as {@code @EventListener(condition = "#event.informerName == 'widgets'")}.
+ * <p>
+ * {@link #toString()} never prints the resource's content (Secrets would leak into logs).
+ *
+ * @param <T> the resource type
+ */
+public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEvent implements ResolvableTypeProvider {
+
+	private final String informerName;
+
+	private final Class<T> resourceType;
+
+	private final T resource;
+
+	/**
+	 * Create a new event.
+	 * @param informerName the name of the informer that observed the change
+	 * @param resourceType the resource class the informer was declared with
+	 * @param resource the resource as the event describes it
+	 */
+	protected ResourceEvent(String informerName, Class<T> resourceType, T resource) {
+		super(informerName);
+		this.informerName = informerName;
+		this.resourceType = resourceType;
+		this.resource = resource;
+	}
+
+	/**
+	 * Return the name of the informer (the key under {@code informer.resources}).
+	 * @return the informer name
+	 */
+	public String getInformerName() {
+		return this.informerName;
+	}
+
+	/**
+	 * Return the resource class of the informer.
+	 * @return the resource class
+	 */
+	public Class<T> getResourceType() {
+		return this.resourceType;
+	}
+
+	/**
+	 * Return the resource: the new state for added and updated events, the last known
+	 * state for deleted events.
+	 * @return the resource
+	 */
+	public T getResource() {
+		return this.resource;
+	}
+
+	/**
+	 * Return the kind of the resource, for example {@code ConfigMap}.
+	 * @return the kind
+	 */
+	public String getKind() {
+		String kind = this.resource.getKind();
+		return (kind != null) ? kind : this.resourceType.getSimpleName();
+	}
+
+	/**
+	 * Return the namespace of the resource, {@code null} for cluster-scoped resources.
+	 * @return the namespace or {@code null}
+	 */
+	public @Nullable String getNamespace() {
+		ObjectMeta metadata = this.resource.getMetadata();
+		return (metadata != null) ? metadata.getNamespace() : null;
+	}
+
+	/**
+	 * Return the name of the resource.
+	 * @return the name
+	 */
+	public @Nullable String getName() {
+		ObjectMeta metadata = this.resource.getMetadata();
+		return (metadata != null) ? metadata.getName() : null;
+	}
+
+	/**
+	 * Return the resourceVersion of {@link #getResource()}.
+	 * @return the resource version
+	 */
+	public @Nullable String getResourceVersion() {
+		ObjectMeta metadata = this.resource.getMetadata();
+		return (metadata != null) ? metadata.getResourceVersion() : null;
+	}
+
+	@Override
+	public ResolvableType getResolvableType() {
+		return ResolvableType.forClassWithGenerics(getClass(), this.resourceType);
+	}
+
+	/**
+	 * Return extra fields for {@link #toString()}; never resource content.
+	 * @return a comma-prefixed string or an empty one
+	 */
+	protected String describeDetails() {
+		return "";
+	}
+
+	@Override
+	public String toString() {
+		String namespace = getNamespace();
+		String object = (namespace != null) ? namespace + "/" + getName() : String.valueOf(getName());
+		return getClass().getSimpleName() + "[informer=" + this.informerName + ", kind=" + getKind() + ", object="
+				+ object + ", resourceVersion=" + getResourceVersion() + describeDetails() + "]";
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Test support.
+ */
+package dev.informer.test;
