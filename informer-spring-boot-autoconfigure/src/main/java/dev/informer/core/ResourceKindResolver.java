@@ -131,6 +131,9 @@ public class ResourceKindResolver {
 			.stream()
 			.filter((resource) -> !resource.getName().contains("/"))
 			.toList();
+		if (kinds.isEmpty()) {
+			throw notServed(declaration);
+		}
 		return kinds.stream()
 			.filter((resource) -> declaration.getKind().equals(resource.getKind()))
 			.findFirst()

@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,6 +30,7 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.Gadget;
+import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 
@@ -41,12 +42,24 @@ import static org.awaitility.Awaitility.await;
  * End-to-end through a real list and watch against fabric8's mock API server in CRUD mode.
  * Each test uses its own namespaces, as the server is shared.
  */
-@EnableKubernetesMockClient(crud = true)
 class InformerMockServerTests {
 
-	static KubernetesMockServer server;
+	private static MockApiServer mock;
 
-	static KubernetesClient client;
+	private static KubernetesMockServer server;
+
+	private static KubernetesClient client;
+
+	static void startServer() {
+		mock = MockApiServer.crud();
+		server = mock.server();
+		client = mock.client();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		mock.close();
+	}
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
@@ -55,6 +68,7 @@ class InformerMockServerTests {
 
 	@BeforeAll
 	static void installCrds() {
+		startServer();
 		client.apiextensions().v1().customResourceDefinitions().resource(TestResources.crd("widgets", "Widget")).create();
 		client.apiextensions().v1().customResourceDefinitions().resource(TestResources.crd("gadgets", "Gadget")).create();
 	}

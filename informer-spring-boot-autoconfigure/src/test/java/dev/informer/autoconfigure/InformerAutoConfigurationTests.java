@@ -1,0 +1,296 @@
+package dev.informer.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.informer.core.InformerCustomizer;
+import dev.informer.core.InformerLifecycle;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.InformerStartupException;
+import dev.informer.core.InvalidInformerDeclarationException;
+import dev.informer.core.ResourceInformer;
+import dev.informer.test.MockApiServer;
+import dev.informer.test.RecordingListener;
+import dev.informer.test.TestResources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Binding, back-off and every bad declaration, each failing startup with a message that names
+ * the property, the value and the fix.
+ */
+class InformerAutoConfigurationTests {
+
+	private static MockApiServer mock;
+
+	private static KubernetesMockServer server;
+
+	private static KubernetesClient client;
+
+	@BeforeAll
+	static void startServer() {
+		mock = MockApiServer.crud();
+		server = mock.server();
+		client = mock.client();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		mock.close();
+	}
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+		.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""));
+
+	@Test
+	void withoutDeclarationsNoInformerRunsAndNoServerIsAsked() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, InformerAutoConfigurationTests::unreachableClient,
+					(definition) -> definition.setDestroyMethodName(""))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(InformerRegistry.class).names()).isEmpty();
+			});
+	}
+
+	@Test
+	void bindsDeclarationsWithDefaultsAndOverrides() {
+		this.runner
+			.withPropertyValues("informer.resync-period=10m", "informer.list-page-size=500",
+					"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=bind-a,bind-b",
+					"informer.resources.configmaps.resync-period=5m",
+					"informer.resources.configmaps.label-selector=app in (web,api),!legacy",
+					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt",
+					"informer.resources.nodes.api-version=v1", "informer.resources.nodes.kind=Node",
+					"informer.resources.nodes.strip-managed-fields=false",
+					"informer.resources.off.api-version=v1", "informer.resources.off.kind=Secret",
+					"informer.resources.off.enabled=false")
+			.run((context) -> {
+				InformerRegistry registry = context.getBean(InformerRegistry.class);
+				assertThat(registry.names()).containsExactly("configmaps", "nodes");
+				ResourceInformer<?> configMaps = registry.informer("configmaps");
+				assertThat(configMaps.getDefinition().getResourceClass()).isEqualTo(ConfigMap.class);
+				assertThat(configMaps.getDefinition().getPlural()).isEqualTo("configmaps");
+				assertThat(configMaps.getDefinition().getDeclaration().getResyncPeriod()).hasMinutes(5);
+				assertThat(configMaps.getDefinition().getDeclaration().getListPageSize()).isEqualTo(500);
+				assertThat(configMaps.getStatuses()).extracting((status) -> status.getNamespace())
+					.containsExactly("bind-a", "bind-b");
+				ResourceInformer<?> nodes = registry.informer("nodes");
+				assertThat(nodes.getDefinition().isNamespaced()).isFalse();
+				assertThat(nodes.getDefinition().getDeclaration().getResyncPeriod()).hasMinutes(10);
+				assertThat(nodes.getDefinition().getDeclaration().isStripManagedFields()).isFalse();
+			});
+	}
+
+	@Test
+	void disabledGloballyCreatesNothing() {
+		this.runner.withPropertyValues("informer.enabled=false", "informer.resources.cm.kind=ConfigMap")
+			.run((context) -> assertThat(context).doesNotHaveBean(InformerRegistry.class)
+				.doesNotHaveBean(InformerLifecycle.class));
+	}
+
+	@Test
+	void usesTheApplicationsClientAndDoesNotCreateOne() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(KubernetesClient.class)
+			.doesNotHaveBean(InformerAutoConfiguration.CLIENT_BEAN_NAME));
+	}
+
+	@Test
+	void createsAClientWhenTheApplicationHasNone() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(KubernetesClient.class)
+				.hasBean(InformerAutoConfiguration.CLIENT_BEAN_NAME));
+	}
+
+	@Test
+	void backsOffWhenTheApplicationDefinesItsOwnRegistry() {
+		InformerRegistry own = new InformerRegistry(List.of());
+		this.runner.withBean(InformerRegistry.class, () -> own)
+			.withPropertyValues(configMap("backoff"))
+			.run((context) -> assertThat(context.getBean(InformerRegistry.class)).isSameAs(own));
+	}
+
+	@Test
+	void backsOffWithoutFabric8() {
+		this.runner.withClassLoader(new FilteredClassLoader(KubernetesClient.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(InformerRegistry.class));
+	}
+
+	@Test
+	void customizersSeeEachInformerBeforeItStarts() {
+		client.configMaps().resource(TestResources.configMap("customized", "cm", Map.of("big", "x"), "v")).create();
+		this.runner.withBean(RecordingListener.class)
+			.withBean(InformerCustomizer.class, () -> (spec) -> spec.as(ConfigMap.class)
+				.addTransform((cm) -> cm.getMetadata().setLabels(Map.of("transformed", spec.getName()))))
+			.withPropertyValues(configMap("customized"))
+			.run((context) -> {
+				ConfigMap cached = context.getBean(InformerRegistry.class)
+					.cache("configmaps", ConfigMap.class)
+					.get("customized", "cm")
+					.orElseThrow();
+				assertThat(cached.getMetadata().getLabels()).containsExactly(Map.entry("transformed", "configmaps"));
+			});
+	}
+
+	@Test
+	void missingKind() {
+		assertInvalid(new String[] { "informer.resources.cm.api-version=v1" }, "informer.resources.cm.kind",
+				"is missing", "kind: ConfigMap");
+	}
+
+	@Test
+	void malformedApiVersion() {
+		assertInvalid(new String[] { "informer.resources.cm.api-version=apps/v1/x", "informer.resources.cm.kind=ConfigMap" },
+				"informer.resources.cm.api-version", "apps/v1/x", "'group/version'");
+	}
+
+	@Test
+	void malformedLabelSelector() {
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+						"informer.resources.cm.label-selector=app in (web" },
+				"informer.resources.cm.label-selector", "app in (web", "kubectl syntax");
+	}
+
+	@Test
+	void malformedFieldSelector() {
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+						"informer.resources.cm.field-selector=metadata.name" },
+				"informer.resources.cm.field-selector", "metadata.name", "field!=value");
+	}
+
+	@Test
+	void negativeResyncPeriod() {
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+						"informer.resources.cm.resync-period=-5s" },
+				"informer.resources.cm.resync-period", "PT-5S", "positive duration");
+	}
+
+	@Test
+	void negativePageSize() {
+		assertInvalid(new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+				"informer.list-page-size=-1" }, "informer.resources.cm.list-page-size", "-1", "positive page size");
+	}
+
+	@Test
+	void blankNamespace() {
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+						"informer.resources.cm.namespaces[0]=default", "informer.resources.cm.namespaces[1]= " },
+				"informer.resources.cm.namespaces[1]", "is blank", "leave 'namespaces' empty");
+	}
+
+	@Test
+	void kindNotServedNamesWhatIsServed() {
+		assertInvalid(new String[] { "informer.resources.w.api-version=example.com/v1", "informer.resources.w.kind=Wodget" },
+				"informer.resources.w.", "not served", "install its CustomResourceDefinition");
+	}
+
+	@Test
+	void namespacesOnAClusterScopedKind() {
+		assertInvalid(new String[] { "informer.resources.ns.api-version=v1", "informer.resources.ns.kind=Namespace",
+				"informer.resources.ns.namespaces=default" }, "informer.resources.ns.namespaces", "cluster-scoped",
+				"Remove 'namespaces'");
+	}
+
+	@Test
+	void typeNotFound() {
+		assertInvalid(new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
+				"informer.resources.g.type=com.acme.Missing" }, "informer.resources.g.type", "com.acme.Missing",
+				"fully qualified class name");
+	}
+
+	@Test
+	void typeNotHasMetadata() {
+		assertInvalid(new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
+				"informer.resources.g.type=java.lang.String" }, "informer.resources.g.type", "java.lang.String",
+				"CustomResource subclass");
+	}
+
+	@Test
+	void unreachableApiServerNamesTheUrlAndTheConfigSource() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, InformerAutoConfigurationTests::unreachableClient,
+					(definition) -> definition.setDestroyMethodName(""))
+			.withPropertyValues(configMap("any"))
+			.run((context) -> {
+				FailureAnalysis analysis = startupFailure(context);
+				assertThat(analysis.getDescription()).contains("Cannot reach the Kubernetes API server https://127.0.0.1:1")
+					.contains("application's KubernetesClient bean");
+				assertThat(analysis.getAction()).contains("kubectl config current-context");
+			});
+	}
+
+	@Test
+	void forbiddenListNamesVerbResourceNamespaceAndTheMissingRule() {
+		server.expect()
+			.get()
+			.withPath("/api/v1/namespaces/forbidden/configmaps?resourceVersion=0")
+			.andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403)
+				.withReason("Forbidden")
+				.withMessage("configmaps is forbidden: User \"app\" cannot list resource \"configmaps\" in API group \"\" "
+						+ "in the namespace \"forbidden\"")
+				.build())
+			.once();
+		this.runner.withPropertyValues(configMap("forbidden")).run((context) -> {
+			FailureAnalysis analysis = startupFailure(context);
+			assertThat(analysis.getDescription()).contains("'configmaps' is forbidden to list configmaps in namespace forbidden")
+				.contains("403");
+			assertThat(analysis.getAction()).contains("Role (namespace forbidden)")
+				.contains("resources: [\"configmaps\"]")
+				.contains("verbs: [\"list\", \"watch\"]")
+				.contains("apiGroups: [\"\"]");
+		});
+	}
+
+	private void assertInvalid(String[] properties, String property, String valueOrProblem, String action) {
+		this.runner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InformerFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
+			assertThat(analysis.getCause()).isInstanceOf(InvalidInformerDeclarationException.class);
+			assertThat(analysis.getDescription()).contains(property).contains(valueOrProblem);
+			assertThat(analysis.getAction()).contains(action);
+		});
+	}
+
+	private static FailureAnalysis startupFailure(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		FailureAnalysis analysis = new InformerStartupFailureAnalyzer().analyze(context.getStartupFailure());
+		assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
+		assertThat(analysis.getCause()).isInstanceOf(InformerStartupException.class);
+		return analysis;
+	}
+
+	private static KubernetesClient unreachableClient() {
+		return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
+			.withRequestRetryBackoffLimit(0)
+			.withConnectionTimeout(1000)
+			.build()).build();
+	}
+
+	private static String[] configMap(String namespace) {
+		return new String[] { "informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+				"informer.resources.configmaps.namespaces=" + namespace };
+	}
+
+}
