@@ -64,6 +64,13 @@ public class InformerEventPublisher {
 			try {
 				invoke(listener, event);
 			}
+			catch (ClassCastException ex) {
+				if (!isUnresolvableLambda(ex, event)) {
+					failures++;
+					logger.error("Listener " + listener + " failed on " + event
+							+ "; later events and other listeners are not affected", ex);
+				}
+			}
 			catch (Throwable ex) {
 				failures++;
 				logger.error("Listener " + listener + " failed on " + event
@@ -71,6 +78,16 @@ public class InformerEventPublisher {
 			}
 		}
 		return failures;
+	}
+
+	/**
+	 * A lambda listener hides its event type, so Spring offers it every event and the cast
+	 * in its bridge method fails; Spring's own multicaster ignores that case too.
+	 */
+	private static boolean isUnresolvableLambda(ClassCastException ex, ApplicationEvent event) {
+		String message = ex.getMessage();
+		return message == null || message.startsWith(event.getClass().getName())
+				|| message.startsWith("class " + event.getClass().getName());
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })

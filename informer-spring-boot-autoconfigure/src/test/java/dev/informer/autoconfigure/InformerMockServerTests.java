@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationEvent;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.annotation.Order;
 
@@ -235,6 +236,21 @@ class InformerMockServerTests {
 			InformerRegistry registry = context.getBean(InformerRegistry.class);
 			assertThat(registry.informer("configmaps").getStatuses().get(0).getListenerFailures()).isEqualTo(2);
 		});
+	}
+
+	@Test
+	void lambdaListenersOfOtherEventTypesAreNotCountedAsFailures() {
+		List<ContextClosedEvent> closed = new CopyOnWriteArrayList<>();
+		this.runner.withPropertyValues(configMaps("lambda"))
+			.withInitializer((context) -> context.addApplicationListener((ContextClosedEvent event) -> closed.add(event)))
+			.run((context) -> {
+				RecordingListener listener = context.getBean(RecordingListener.class);
+				client.configMaps().resource(TestResources.configMap("lambda", "cm", "x")).create();
+				await().until(() -> listener.events(ResourceAddedEvent.class).size() == 1);
+				assertThat(context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0)
+					.getListenerFailures()).isZero();
+			});
+		assertThat(closed).hasSize(1);
 	}
 
 	@Test
