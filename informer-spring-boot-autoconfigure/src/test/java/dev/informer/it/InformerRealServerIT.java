@@ -54,18 +54,8 @@ class InformerRealServerIT {
 				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
 				.serverSideApply();
 		}
-		for (String[] crd : new String[][] { { "widgets", "Widget" }, { "gadgets", "Gadget" } }) {
-			admin.apiextensions().v1().customResourceDefinitions().resource(TestResources.crd(crd[0], crd[1])).serverSideApply();
-			admin.apiextensions()
-				.v1()
-				.customResourceDefinitions()
-				.withName(crd[0] + ".example.com")
-				.waitUntilCondition((c) -> c != null && c.getStatus() != null && c.getStatus()
-					.getConditions()
-					.stream()
-					.anyMatch((condition) -> "Established".equals(condition.getType())
-							&& "True".equals(condition.getStatus())), 30, java.util.concurrent.TimeUnit.SECONDS);
-		}
+		TestResources.applyCrd(admin, "widgets", "Widget");
+		TestResources.applyCrd(admin, "gadgets", "Gadget");
 	}
 
 	@AfterAll

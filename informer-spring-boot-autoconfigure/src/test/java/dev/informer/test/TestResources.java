@@ -1,6 +1,7 @@
 package dev.informer.test;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * Builders for the objects tests create.
@@ -56,6 +58,22 @@ public final class TestResources {
 			.endVersion()
 			.endSpec()
 			.build();
+	}
+
+	/**
+	 * Apply a CRD and wait until the API server serves it.
+	 */
+	public static void applyCrd(KubernetesClient client, String plural, String kind) {
+		client.apiextensions().v1().customResourceDefinitions().resource(crd(plural, kind)).serverSideApply();
+		client.apiextensions()
+			.v1()
+			.customResourceDefinitions()
+			.withName(plural + ".example.com")
+			.waitUntilCondition((crd) -> crd != null && crd.getStatus() != null && crd.getStatus()
+				.getConditions()
+				.stream()
+				.anyMatch((condition) -> "Established".equals(condition.getType())
+						&& "True".equals(condition.getStatus())), 60, TimeUnit.SECONDS);
 	}
 
 	public static GenericKubernetesResource widget(String namespace, String name, String color) {
