@@ -63,6 +63,10 @@ public final class RealApiServer {
 				.withOfflineMode(true)
 				.withUpdateKubeConfig(false)
 				.withStartupTimeout(120_000)
+				// serve on loopback only; also works where the machine has no default route
+				.withApiServerFlag("--bind-address", "127.0.0.1")
+				.withApiServerFlag("--advertise-address", "127.0.0.1")
+				.withApiServerFlag("--endpoint-reconciler-type", "none")
 				.build());
 			server.start();
 			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));

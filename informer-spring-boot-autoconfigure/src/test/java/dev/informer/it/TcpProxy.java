@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TcpProxy implements AutoCloseable {
 
-	private final ServerSocket listener;
+	private final int port;
+
+	private volatile ServerSocket listener;
 
 	private final InetSocketAddress upstream;
 
@@ -36,18 +38,34 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile boolean cut;
 
+	/**
+	 * Return whether the proxy currently refuses connections.
+	 * @return whether cut
+	 */
+	public boolean isCut() {
+		return this.cut;
+	}
+
 	public TcpProxy(String upstreamHost, int upstreamPort) throws IOException {
 		this.upstream = new InetSocketAddress(upstreamHost, upstreamPort);
-		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		this.listener = listen(0);
+		this.port = this.listener.getLocalPort();
 		this.threads.execute(this::acceptLoop);
 	}
 
+	private ServerSocket listen(int port) throws IOException {
+		ServerSocket socket = new ServerSocket();
+		socket.setReuseAddress(true);
+		socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 50);
+		return socket;
+	}
+
 	public int getPort() {
-		return this.listener.getLocalPort();
+		return this.port;
 	}
 
 	/**
-	 * Return how many client connections the proxy accepted (including refused ones).
+	 * Return how many client connections the proxy accepted.
 	 * @return the count
 	 */
 	public int getAccepted() {
@@ -55,10 +73,12 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Reset every open connection and refuse new ones until {@link #restore()}.
+	 * Reset every open connection and refuse new ones (connection refused) until
+	 * {@link #restore()}.
 	 */
-	public void cut() {
+	public synchronized void cut() throws IOException {
 		this.cut = true;
+		this.listener.close();
 		for (Socket socket : this.sockets) {
 			reset(socket);
 		}
@@ -66,21 +86,20 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Accept and forward connections again.
+	 * Accept and forward connections again, on the same port.
 	 */
-	public void restore() {
+	public synchronized void restore() throws IOException {
+		this.listener = listen(this.port);
 		this.cut = false;
+		this.threads.execute(this::acceptLoop);
 	}
 
 	private void acceptLoop() {
-		while (!this.listener.isClosed()) {
+		ServerSocket current = this.listener;
+		while (!current.isClosed()) {
 			try {
-				Socket client = this.listener.accept();
+				Socket client = current.accept();
 				this.accepted.incrementAndGet();
-				if (this.cut) {
-					reset(client);
-					continue;
-				}
 				Socket server = new Socket();
 				server.connect(this.upstream, 5000);
 				this.sockets.add(client);
@@ -126,7 +145,6 @@ public final class TcpProxy implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
-		this.listener.close();
 		cut();
 		this.threads.shutdownNow();
 	}
