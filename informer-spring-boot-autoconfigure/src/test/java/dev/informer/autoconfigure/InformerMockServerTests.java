@@ -220,7 +220,7 @@ class InformerMockServerTests {
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() >= 1);
 				client.configMaps().resource(TestResources.configMap("labels", "web2", Map.of("app", "web"), "x")).create();
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() >= 2);
-				assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceEvent::getName)
+				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactly("web", "web2");
 			});
 	}

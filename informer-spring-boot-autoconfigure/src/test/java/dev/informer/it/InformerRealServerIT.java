@@ -76,7 +76,7 @@ class InformerRealServerIT {
 		admin.configMaps().resource(TestResources.configMap("it-a", "existing", "0")).create();
 		this.runner(admin).withPropertyValues(configMaps("it-a,it-b")).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceEvent::getName)
+			assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 				.containsExactly("existing");
 			admin.configMaps().resource(TestResources.configMap("it-b", "app", "1")).create();
 			admin.configMaps().inNamespace("it-b").withName("app").edit((cm) -> {
@@ -97,7 +97,7 @@ class InformerRealServerIT {
 			ResourceUpdatedEvent<?> updated = (ResourceUpdatedEvent<?>) app.get(1);
 			assertThat(((ConfigMap) updated.getOldResource()).getData()).containsEntry("value", "1");
 			assertThat(((ConfigMap) updated.getResource()).getData()).containsEntry("value", "2");
-			assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch(ResourceDeletedEvent::isFinalStateUnknown);
+			assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch((event) -> event.isFinalStateUnknown());
 			assertThat(context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isZero();
 		});
 	}
@@ -153,7 +153,7 @@ class InformerRealServerIT {
 				admin.configMaps().resource(TestResources.configMap("it-sel", "api", Map.of("app", "api"), "x")).create();
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> listener.events(ResourceAddedEvent.class).size() >= 2);
-				assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceEvent::getName)
+				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactly("web", "api");
 			});
 	}
@@ -205,7 +205,7 @@ class InformerRealServerIT {
 						.containsExactly("ResourceUpdatedEvent kept", "ResourceDeletedEvent doomed",
 								"ResourceAddedEvent born");
 					// replayed by the watch, not discovered by a relist
-					assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch(ResourceDeletedEvent::isFinalStateUnknown);
+					assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch((event) -> event.isFinalStateUnknown());
 					assertThat(status.getRelistCount()).isZero();
 				});
 		}
@@ -230,7 +230,7 @@ class InformerRealServerIT {
 					assertThat(status.isSynced()).isFalse();
 					grantConfigMapAccess("alice", "it-rbac");
 					await().atMost(Duration.ofSeconds(90)).until(status::isSynced);
-					assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceEvent::getName)
+					assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 						.containsExactly("visible");
 				});
 		}

@@ -76,7 +76,7 @@ class K3sIT {
 				await().atMost(Duration.ofSeconds(60))
 					.until(() -> listener.events(ResourceDeletedEvent.class).size() == 1
 							&& listener.events(ResourceAddedEvent.class).size() == 2);
-				assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceEvent::getName)
+				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("web", "w");
 			});
 	}

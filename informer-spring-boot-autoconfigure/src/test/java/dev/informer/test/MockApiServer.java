@@ -40,6 +40,7 @@ public final class MockApiServer implements AutoCloseable {
 	 * Start a CRUD-mode server that also answers expectations.
 	 * @return the server
 	 */
+	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
 	public static MockApiServer crud() {
 		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
 		KubernetesMockServer server = new KubernetesMockServer(

@@ -37,6 +37,7 @@ final class DemoMode {
 	private DemoMode() {
 	}
 
+	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
 	static void applyIfNoCluster(SpringApplication application) {
 		String mode = System.getProperty("demo", System.getenv().getOrDefault("DEMO", "auto"));
 		if ("false".equals(mode) || ("auto".equals(mode) && clusterAnswers())) {
