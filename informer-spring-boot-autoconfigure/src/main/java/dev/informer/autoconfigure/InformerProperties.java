@@ -42,6 +42,8 @@ public class InformerProperties {
 
 	private final Startup startup = new Startup();
 
+	private final Health health = new Health();
+
 	/**
 	 * Informers by name. The name is used in events, health, metrics and the actuator
 	 * endpoint.
@@ -82,6 +84,10 @@ public class InformerProperties {
 
 	public Startup getStartup() {
 		return this.startup;
+	}
+
+	public Health getHealth() {
+		return this.health;
 	}
 
 	public Map<String, Resource> getResources() {
@@ -146,6 +152,30 @@ public class InformerProperties {
 
 		public void setFailOnForbidden(boolean failOnForbidden) {
 			this.failOnForbidden = failOnForbidden;
+		}
+
+	}
+
+	/**
+	 * How health judges informers.
+	 */
+	public static class Health {
+
+		/**
+		 * How long an informer may be without an open watch before its health is DOWN.
+		 * fabric8 closes every watch after 5 to 10 minutes and reopens it within a second,
+		 * and after a failure retries with a backoff doubling from 1 s to 32 s; the default
+		 * of 90 s covers the longest backoff plus a reconnect and a relist, so routine
+		 * reconnects never flap health or readiness.
+		 */
+		private Duration watchLossGrace = Duration.ofSeconds(90);
+
+		public Duration getWatchLossGrace() {
+			return this.watchLossGrace;
+		}
+
+		public void setWatchLossGrace(Duration watchLossGrace) {
+			this.watchLossGrace = watchLossGrace;
 		}
 
 	}

@@ -1,7 +1,14 @@
 package dev.informer.core;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -10,11 +17,16 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.informers.cache.BasicItemStore;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The informer's cache: fabric8's store, with objects trimmed in place before they are
  * stored. fabric8 publishes the very instance it stores, so listeners see the trimmed object
  * too and nothing holds a second copy.
+ * <p>
+ * Each change that makes fabric8 queue a notification (a new key, a new resourceVersion, a
+ * removal: the same tests fabric8 applies) is reported to a {@link DeliveryTracker}. Objects
+ * given as initial state are stored without notification and so are not reported.
  *
  * @param <T> the resource type
  */
@@ -24,13 +36,22 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	private final List<Consumer<? super T>> transforms;
 
+	private final DeliveryTracker<T> tracker;
+
+	private final Set<T> seeds = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms) {
+		this(stripManagedFields, transforms, new DeliveryTracker<>());
+	}
+
+	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker) {
 		List<Consumer<? super T>> all = new ArrayList<>();
 		if (stripManagedFields) {
 			all.add(CachingItemStore::stripManagedFields);
 		}
 		all.addAll(transforms);
 		this.transforms = List.copyOf(all);
+		this.tracker = tracker;
 	}
 
 	private static void stripManagedFields(HasMetadata resource) {
@@ -38,6 +59,29 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 		if (metadata != null) {
 			metadata.setManagedFields(null);
 		}
+	}
+
+	/**
+	 * Expect these objects to be stored as initial state, without notification.
+	 * @param initialState the objects
+	 */
+	void expectInitialState(Collection<T> initialState) {
+		this.seeds.addAll(initialState);
+	}
+
+	/**
+	 * Return the cached objects by key.
+	 * @return a copy of the content
+	 */
+	Map<String, T> snapshot() {
+		Map<String, T> result = new LinkedHashMap<>();
+		this.delegate.keySet().forEach((key) -> {
+			T value = this.delegate.get(key);
+			if (value != null) {
+				result.put(key, value);
+			}
+		});
+		return result;
 	}
 
 	@Override
@@ -50,12 +94,25 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 		for (Consumer<? super T> transform : this.transforms) {
 			transform.accept(resource);
 		}
-		return this.delegate.put(key, resource);
+		T previous = this.delegate.put(key, resource);
+		if (!this.seeds.remove(resource) && (previous == null || !Objects.equals(resourceVersion(previous),
+				resourceVersion(resource)))) {
+			this.tracker.queued(key, previous);
+		}
+		return previous;
+	}
+
+	private static @Nullable String resourceVersion(HasMetadata resource) {
+		return (resource.getMetadata() != null) ? resource.getMetadata().getResourceVersion() : null;
 	}
 
 	@Override
 	public T remove(String key) {
-		return this.delegate.remove(key);
+		T removed = this.delegate.remove(key);
+		if (removed != null) {
+			this.tracker.queued(key, removed);
+		}
+		return removed;
 	}
 
 	@Override

@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Starts the informers once every singleton exists (so no listener misses the first events)
  * and before the web server, optionally waiting for them to sync; stops them before the
- * context's beans are destroyed.
+ * context's beans are destroyed. A {@link WatchMonitor} samples their watches meanwhile.
  */
 public class InformerLifecycle implements SmartLifecycle {
 
@@ -42,6 +42,8 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private final StartupOptions startup;
 
+	private final WatchMonitor monitor;
+
 	private volatile boolean running;
 
 	/**
@@ -61,6 +63,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		this.context = context;
 		this.customizers = List.copyOf(customizers);
 		this.startup = startup;
+		this.monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
 	}
 
 	@Override
@@ -71,6 +74,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		for (ResourceInformer<?> informer : this.registry.informers()) {
 			synced.add(informer.start(this.client, this.customizers));
 		}
+		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
 			return;
 		}
@@ -171,6 +175,7 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private void stopInformers() {
 		this.running = false;
+		this.monitor.stop();
 		this.registry.informers().forEach(ResourceInformer::stop);
 	}
 

@@ -1,7 +1,9 @@
 package dev.informer.core;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -13,6 +15,7 @@ import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -23,12 +26,13 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 
 /**
- * One fabric8 informer behind a {@link ResourceInformer}: the whole informer, or one of its
- * namespaces. Turns fabric8's callbacks into events and status.
+ * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
+ * Runs a fabric8 informer and turns its callbacks into events and status; a relist replaces
+ * that fabric8 informer by a new one seeded with what listeners have seen.
  *
  * @param <T> the resource type
  */
-final class NamespaceInformer<T extends HasMetadata> implements ResourceEventHandler<T>, ExceptionHandler {
+final class NamespaceInformer<T extends HasMetadata> {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
 
@@ -42,9 +46,11 @@ final class NamespaceInformer<T extends HasMetadata> implements ResourceEventHan
 
 	private final CompletableFuture<Void> synced = new CompletableFuture<>();
 
-	private volatile @Nullable SharedIndexInformer<T> informer;
+	private volatile @Nullable KubernetesClient client;
 
-	private volatile @Nullable CachingItemStore<T> store;
+	private volatile List<InformerCustomizer> customizers = List.of();
+
+	private volatile @Nullable Generation current;
 
 	private volatile boolean closed;
 
@@ -52,7 +58,8 @@ final class NamespaceInformer<T extends HasMetadata> implements ResourceEventHan
 		this.owner = owner;
 		this.definition = owner.getDefinition();
 		this.namespace = namespace;
-		this.status = new WatchStatus(namespace, clock);
+		this.status = new WatchStatus(namespace, this.definition.getDeclaration().getResyncPeriod(), clock,
+				owner::stateChanged);
 	}
 
 	@Nullable String getNamespace() {
@@ -68,34 +75,57 @@ final class NamespaceInformer<T extends HasMetadata> implements ResourceEventHan
 	}
 
 	@Nullable CachingItemStore<T> store() {
-		return this.store;
+		Generation generation = this.current;
+		return (generation != null) ? generation.store : null;
 	}
 
 	@Nullable SharedIndexInformer<T> informer() {
-		return this.informer;
+		Generation generation = this.current;
+		return (generation != null) ? generation.informer : null;
 	}
 
-	CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers) {
-		SharedIndexInformer<T> created = createInformer(client);
-		List<Consumer<? super T>> transforms = new ArrayList<>();
-		Spec spec = new Spec(created, transforms);
-		for (InformerCustomizer customizer : customizers) {
-			customizer.customize(spec);
-		}
-		CachingItemStore<T> cache = new CachingItemStore<>(this.definition.getDeclaration().isStripManagedFields(),
-				transforms);
-		created.itemStore(cache);
-		created.exceptionHandler(this);
-		created.addEventHandler(this);
-		this.store = cache;
-		this.informer = created;
-		created.start().whenComplete((result, ex) -> {
-			if (ex != null) {
-				this.status.transition(InformerState.FAILED);
-				this.synced.completeExceptionally(KubernetesErrors.unwrap(ex));
-			}
-		});
+	boolean isWatching() {
+		SharedIndexInformer<T> informer = informer();
+		return informer != null && informer.isWatching();
+	}
+
+	long backlog() {
+		Generation generation = this.current;
+		return (generation != null) ? generation.tracker.backlog() : 0;
+	}
+
+	synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers) {
+		this.client = client;
+		this.customizers = List.copyOf(customizers);
+		Generation generation = new Generation(client, this.customizers);
+		generation.start();
+		this.current = generation;
 		return this.synced;
+	}
+
+	/**
+	 * Replace the fabric8 informer by a new one seeded with what listeners have seen, so that
+	 * its list delivers only the differences: unchanged objects (same resourceVersion) cause
+	 * no event, changed ones an update, vanished ones a delete with final state unknown.
+	 * Changes the old informer had queued but not delivered are delivered by the new one; one
+	 * that was being delivered during the swap may be delivered twice.
+	 * @param trigger the reason, counted as the relist's trigger
+	 * @return a future that completes when the new informer has listed
+	 */
+	synchronized CompletableFuture<Void> relist(String trigger) {
+		KubernetesClient client = this.client;
+		Generation old = this.current;
+		if (this.closed || client == null || old == null) {
+			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
+		}
+		Generation next = new Generation(client, this.customizers);
+		old.retire();
+		Collection<T> seen = old.tracker.seenByListeners(old.store.snapshot()).values();
+		next.seed(seen);
+		this.status.relistRequested(trigger);
+		next.start();
+		this.current = next;
+		return next.listed;
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
@@ -127,89 +157,173 @@ final class NamespaceInformer<T extends HasMetadata> implements ResourceEventHan
 		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
 	}
 
-	void stop() {
+	synchronized void stop() {
 		this.closed = true;
-		SharedIndexInformer<T> current = this.informer;
-		if (current != null) {
-			current.stop();
+		Generation generation = this.current;
+		if (generation != null) {
+			generation.retire();
 		}
-		this.status.transition(InformerState.STOPPED);
+		this.status.transition(InformerState.STOPPED, "stopped");
 		this.synced.cancel(false);
 	}
 
-	@Override
-	public void onBeforeList(String resourceVersion) {
-		this.status.listStarted();
-	}
-
-	@Override
-	public void onList(String resourceVersion, boolean remainedEmpty) {
-		if (this.closed) {
+	/**
+	 * Sample the watch connection and the last resourceVersion into the status.
+	 */
+	void sample() {
+		Generation generation = this.current;
+		if (this.closed || generation == null) {
 			return;
 		}
-		CachingItemStore<T> cache = this.store;
-		if (this.status.listCompleted((cache != null) ? cache.size() : 0)) {
-			this.synced.complete(null);
-			this.owner.namespaceSynced();
-		}
-	}
-
-	@Override
-	public void onAdd(T resource) {
-		deliver("added", new ResourceAddedEvent<>(this.definition.getName(), this.definition.getResourceClass(),
-				resource));
-	}
-
-	@Override
-	public void onUpdate(T oldResource, T newResource) {
-		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.definition.getName(),
-				this.definition.getResourceClass(), oldResource, newResource);
-		deliver(event.isResync() ? "resync" : "updated", event);
-	}
-
-	@Override
-	public void onDelete(T resource, boolean deletedFinalStateUnknown) {
-		deliver("deleted", new ResourceDeletedEvent<>(this.definition.getName(), this.definition.getResourceClass(),
-				resource, deletedFinalStateUnknown));
-	}
-
-	private void deliver(String type, ResourceEvent<T> event) {
-		if (this.closed) {
-			return;
-		}
-		int failures = this.owner.getPublisher().publish(event);
-		this.status.eventDelivered(type, failures);
-	}
-
-	@Override
-	public boolean retryAfterException(boolean isStarted, Throwable ex) {
-		try {
-			if (this.closed) {
-				return false;
-			}
-			this.status.errorOccurred(ex);
-			boolean retry = this.owner.getRetryPolicy().shouldRetry(isStarted, ex);
-			String where = (this.namespace != null) ? " in namespace " + this.namespace : "";
-			if (retry) {
-				logger.warn("Informer '" + this.definition.getName() + "'" + where + ": "
-						+ describe(ex) + "; retrying with backoff");
-			}
-			else {
-				logger.error("Informer '" + this.definition.getName() + "'" + where + ": " + describe(ex)
-						+ "; not retrying");
-			}
-			return retry;
-		}
-		catch (Throwable unexpected) {
-			// fabric8 wedges an informer whose exception handler throws: retry instead
-			return true;
-		}
+		this.status.watchObserved(generation.informer.isWatching());
+		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
 	}
 
 	private static String describe(Throwable ex) {
 		int code = KubernetesErrors.httpCode(ex);
 		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
 				+ KubernetesErrors.message(ex);
+	}
+
+	/**
+	 * One fabric8 informer with its cache. Once retired (stopped or replaced by a relist) it
+	 * no longer touches the status nor delivers events.
+	 */
+	private final class Generation implements ResourceEventHandler<T>, ExceptionHandler {
+
+		private final SharedIndexInformer<T> informer;
+
+		private final CachingItemStore<T> store;
+
+		private final DeliveryTracker<T> tracker = new DeliveryTracker<>();
+
+		private final CompletableFuture<Void> listed = new CompletableFuture<>();
+
+		private volatile boolean retired;
+
+		Generation(KubernetesClient client, List<InformerCustomizer> customizers) {
+			this.informer = createInformer(client);
+			List<Consumer<? super T>> transforms = new ArrayList<>();
+			Spec spec = new Spec(this.informer, transforms);
+			for (InformerCustomizer customizer : customizers) {
+				customizer.customize(spec);
+			}
+			boolean strip = NamespaceInformer.this.definition.getDeclaration().isStripManagedFields();
+			this.store = new CachingItemStore<>(strip, transforms, this.tracker);
+			this.informer.itemStore(this.store);
+			this.informer.exceptionHandler(this);
+			this.informer.addEventHandler(this);
+		}
+
+		void seed(Collection<T> initialState) {
+			this.store.expectInitialState(initialState);
+			// fabric8 then lists afresh (not from the watch cache) and compares resourceVersions
+			this.informer.initialState(List.copyOf(initialState).stream());
+		}
+
+		void start() {
+			this.informer.start().whenComplete((result, ex) -> {
+				if (ex != null && isActive()) {
+					Throwable cause = KubernetesErrors.unwrap(ex);
+					NamespaceInformer.this.status.transition(InformerState.FAILED, describe(cause));
+					this.listed.completeExceptionally(cause);
+					NamespaceInformer.this.synced.completeExceptionally(cause);
+				}
+			});
+		}
+
+		void retire() {
+			this.retired = true;
+			this.informer.stop();
+			this.listed.cancel(false);
+		}
+
+		private boolean isActive() {
+			return !this.retired && !NamespaceInformer.this.closed;
+		}
+
+		@Override
+		public void onBeforeList(String resourceVersion) {
+			if (isActive()) {
+				NamespaceInformer.this.status.listStarted();
+			}
+		}
+
+		@Override
+		public void onList(String resourceVersion, boolean remainedEmpty) {
+			if (!isActive()) {
+				return;
+			}
+			if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
+				NamespaceInformer.this.synced.complete(null);
+				NamespaceInformer.this.owner.namespaceSynced();
+			}
+			this.listed.complete(null);
+		}
+
+		@Override
+		public void onAdd(T resource) {
+			deliver(EventTypes.ADDED, new ResourceAddedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), resource));
+		}
+
+		@Override
+		public void onUpdate(T oldResource, T newResource) {
+			ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), oldResource, newResource);
+			deliver(event.isResync() ? EventTypes.RESYNC : EventTypes.UPDATED, event);
+		}
+
+		@Override
+		public void onDelete(T resource, boolean deletedFinalStateUnknown) {
+			deliver(EventTypes.DELETED, new ResourceDeletedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), resource, deletedFinalStateUnknown));
+		}
+
+		private void deliver(String type, ResourceEvent<T> event) {
+			if (!isActive()) {
+				return;
+			}
+			long started = System.nanoTime();
+			int failures = NamespaceInformer.this.owner.getPublisher().publish(event);
+			Duration duration = Duration.ofNanos(System.nanoTime() - started);
+			if (!EventTypes.RESYNC.equals(type)) {
+				// resyncs replay the cache: fabric8 queues them without changing it
+				this.tracker.delivered(Cache.metaNamespaceKeyFunc(event.getResource()));
+			}
+			NamespaceInformer.this.status.eventDelivered(type, failures);
+			NamespaceInformer.this.owner.getDeliveryObserver()
+				.delivered(NamespaceInformer.this.owner, NamespaceInformer.this.status, type, duration, failures);
+		}
+
+		@Override
+		public boolean retryAfterException(boolean isStarted, Throwable ex) {
+			try {
+				if (!isActive()) {
+					return false;
+				}
+				WatchStatus status = NamespaceInformer.this.status;
+				status.errorOccurred(ex);
+				// a relist's informer has not started, but the watch had synced before
+				boolean retry = NamespaceInformer.this.owner.getRetryPolicy()
+					.shouldRetry(isStarted || status.isSynced(), ex);
+				String where = (NamespaceInformer.this.namespace != null)
+						? " in namespace " + NamespaceInformer.this.namespace : "";
+				String name = NamespaceInformer.this.definition.getName();
+				if (retry) {
+					logger.warn("Informer '" + name + "'" + where + ": " + describe(ex) + "; retrying with backoff");
+				}
+				else {
+					logger.error("Informer '" + name + "'" + where + ": " + describe(ex) + "; not retrying");
+				}
+				return retry;
+			}
+			catch (Throwable unexpected) {
+				// fabric8 wedges an informer whose exception handler throws: retry instead
+				return true;
+			}
+		}
+
 	}
 
 	/**

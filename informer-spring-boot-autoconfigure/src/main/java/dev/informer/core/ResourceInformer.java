@@ -13,9 +13,11 @@ import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 
 /**
@@ -41,6 +43,8 @@ public final class ResourceInformer<T extends HasMetadata> {
 	private final AtomicBoolean syncPublished = new AtomicBoolean();
 
 	private volatile @Nullable Instant startedAt;
+
+	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
 
 	/**
 	 * Create an informer; nothing runs until {@link #start}.
@@ -107,22 +111,71 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
+	 * Return when {@link #start} was called.
+	 * @return the start time, or {@code null} if not started
+	 */
+	public @Nullable Instant getStartedAt() {
+		return this.startedAt;
+	}
+
+	/**
 	 * Return whether every fabric8 informer currently has an open watch.
 	 * @return whether watching
 	 */
 	public boolean isWatching() {
-		return this.parts.stream().allMatch((part) -> part.informer() != null && part.informer().isWatching());
+		return this.parts.stream().allMatch(NamespaceInformer::isWatching);
 	}
 
 	/**
-	 * Return whether the given namespace's watch is open.
+	 * Return whether the given namespace's watch is open now.
 	 * @param status the status of one of this informer's watches
 	 * @return whether watching
 	 */
 	public boolean isWatching(WatchStatus status) {
+		return this.parts.stream().filter((part) -> part.getStatus() == status).anyMatch(NamespaceInformer::isWatching);
+	}
+
+	/**
+	 * Return the number of objects one watch has cached.
+	 * @param status the status of one of this informer's watches
+	 * @return the cache size
+	 */
+	public int getCacheSize(WatchStatus status) {
 		return this.parts.stream()
 			.filter((part) -> part.getStatus() == status)
-			.anyMatch((part) -> part.informer() != null && part.informer().isWatching());
+			.map(NamespaceInformer::store)
+			.filter((store) -> store != null)
+			.mapToInt(CachingItemStore::size)
+			.sum();
+	}
+
+	/**
+	 * Return how many changes one watch has applied to its cache but not yet delivered to
+	 * listeners: a backlog that grows when listeners are slower than the changes.
+	 * @param status the status of one of this informer's watches
+	 * @return the number of undelivered changes
+	 */
+	public long getBacklog(WatchStatus status) {
+		return this.parts.stream()
+			.filter((part) -> part.getStatus() == status)
+			.mapToLong(NamespaceInformer::backlog)
+			.sum();
+	}
+
+	/**
+	 * Sample every watch's connection and resourceVersion into its status. Called about
+	 * every second by {@link WatchMonitor}, and before health is reported.
+	 */
+	public void sampleWatches() {
+		this.parts.forEach(NamespaceInformer::sample);
+	}
+
+	/**
+	 * Add an observer of delivered events.
+	 * @param observer the observer
+	 */
+	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
+		this.deliveryObserver = this.deliveryObserver.andThen(observer);
 	}
 
 	/**
@@ -131,15 +184,21 @@ public final class ResourceInformer<T extends HasMetadata> {
 	 * @return the resource version or {@code null}
 	 */
 	public @Nullable String getLastResourceVersion(WatchStatus status) {
-		return this.parts.stream()
-			.filter((part) -> part.getStatus() == status && part.informer() != null)
-			.map((part) -> part.informer().lastSyncResourceVersion())
-			.findFirst()
-			.orElse(null);
+		for (NamespaceInformer<T> part : this.parts) {
+			SharedIndexInformer<T> informer = part.informer();
+			if (part.getStatus() == status && informer != null) {
+				return informer.lastSyncResourceVersion();
+			}
+		}
+		return null;
 	}
 
 	InformerEventPublisher getPublisher() {
 		return this.publisher;
+	}
+
+	DeliveryObserver getDeliveryObserver() {
+		return this.deliveryObserver;
 	}
 
 	RetryPolicy getRetryPolicy() {
@@ -171,6 +230,37 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
+	 * Rebuild the cache from a fresh list, delivering only real differences as events:
+	 * unchanged objects (same resourceVersion) cause none, changed ones a
+	 * {@link dev.informer.event.ResourceUpdatedEvent}, vanished ones a
+	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones a
+	 * {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer is
+	 * replaced by a new one seeded with what listeners have seen; customizers run again for
+	 * it and transforms run again on the seeded objects, so both must tolerate that. Counted
+	 * as a relist of reason {@value WatchStatus.ListCycle#MANUAL}.
+	 * @return a future that completes when every namespace has listed
+	 * @throws IllegalStateException if the informer is not running
+	 */
+	public CompletableFuture<Void> relist() {
+		return relist(WatchStatus.ListCycle.MANUAL);
+	}
+
+	/**
+	 * Rebuild the cache from a fresh list, as {@link #relist()} does, counted under the
+	 * given reason (for example to replace a failed watch).
+	 * @param reason the reason the relist is counted under
+	 * @return a future that completes when every namespace has listed
+	 * @throws IllegalStateException if the informer is not running
+	 */
+	public CompletableFuture<Void> relist(String reason) {
+		List<CompletableFuture<Void>> listed = new ArrayList<>();
+		for (NamespaceInformer<T> part : this.parts) {
+			listed.add(part.relist(reason));
+		}
+		return CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new));
+	}
+
+	/**
 	 * Stop every fabric8 informer. No event is published after this returns.
 	 */
 	public void stop() {
@@ -183,6 +273,11 @@ public final class ResourceInformer<T extends HasMetadata> {
 	 */
 	public List<WatchStatus> getUnsynced() {
 		return this.parts.stream().map(NamespaceInformer::getStatus).filter((status) -> !status.isSynced()).toList();
+	}
+
+	void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
+		this.publisher
+			.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
 	}
 
 	void namespaceSynced() {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,14 +14,25 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What one watch (one fabric8 informer: a namespace of an informer, or all of it) has done:
- * state, list cycles, errors and event counts. Updated from fabric8's callbacks; read by
- * health, metrics and the actuator endpoint. Never holds resource data.
+ * state, list cycles, resyncs, errors and event counts. Updated from fabric8's callbacks and
+ * from samples of the watch connection ({@link WatchMonitor}); read by health, metrics and
+ * the actuator endpoint. Never holds resource data.
+ * <p>
+ * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
+ * closes a watch to rotate it (every 5 to 10 minutes) or loses the connection, so
+ * {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last sample
+ * (about a second), and a loss shorter than the sampling period may go uncounted in
+ * {@link #getReconnects()}.
  */
 public final class WatchStatus {
 
 	private final Clock clock;
 
 	private final @Nullable String namespace;
+
+	private final Duration resyncPeriod;
+
+	private final StateListener listener;
 
 	private volatile InformerState state = InformerState.STARTING;
 
@@ -48,9 +60,34 @@ public final class WatchStatus {
 
 	private final LongAdder listenerFailures = new LongAdder();
 
-	WatchStatus(@Nullable String namespace, Clock clock) {
+	private final AtomicLong lists = new AtomicLong();
+
+	private final AtomicLong listNanos = new AtomicLong();
+
+	// whether the last sample (or callback) found the watch open; guarded by this
+	private boolean watchSeen;
+
+	private volatile boolean watching;
+
+	private volatile @Nullable Instant notWatchingSince;
+
+	private volatile @Nullable String lastResourceVersion;
+
+	private volatile @Nullable Instant resourceVersionChangedAt;
+
+	private final AtomicLong resyncCycles = new AtomicLong();
+
+	private final AtomicLong resyncNanos = new AtomicLong();
+
+	private volatile @Nullable Instant resyncCycleStartedAt;
+
+	private volatile @Nullable Instant lastResyncAt;
+
+	WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener) {
 		this.namespace = namespace;
+		this.resyncPeriod = resyncPeriod;
 		this.clock = clock;
+		this.listener = listener;
 		this.stateSince = clock.instant();
 	}
 
@@ -95,11 +132,42 @@ public final class WatchStatus {
 	}
 
 	/**
+	 * Return whether the watch was open when last sampled.
+	 * @return whether watching
+	 */
+	public boolean isWatching() {
+		return this.watching;
+	}
+
+	/**
+	 * Return since when the watch has been known not to be open: since the end of the last
+	 * list (the watch opens right after it), or since a sample or an error found it lost.
+	 * @return the time, or {@code null} while watching (or before the first list)
+	 */
+	public @Nullable Instant getNotWatchingSince() {
+		return this.notWatchingSince;
+	}
+
+	/**
 	 * Return when the last event was delivered.
 	 * @return the time or {@code null}
 	 */
 	public @Nullable Instant getLastEventAt() {
 		return this.lastEventAt;
+	}
+
+	/**
+	 * Return when the watch last made progress: the later of the last delivered event and
+	 * the last observed change of resourceVersion (which bookmarks also advance).
+	 * @return the time or {@code null}
+	 */
+	public @Nullable Instant getLastActivityAt() {
+		Instant event = this.lastEventAt;
+		Instant version = this.resourceVersionChangedAt;
+		if (event == null) {
+			return version;
+		}
+		return (version != null && version.isAfter(event)) ? version : event;
 	}
 
 	/**
@@ -111,6 +179,22 @@ public final class WatchStatus {
 	}
 
 	/**
+	 * Return the number of completed lists, the initial one included.
+	 * @return the list count
+	 */
+	public long getListCount() {
+		return this.lists.get();
+	}
+
+	/**
+	 * Return the time spent in all completed lists.
+	 * @return the total list time
+	 */
+	public Duration getListTotalTime() {
+		return Duration.ofNanos(this.listNanos.get());
+	}
+
+	/**
 	 * Return the last error.
 	 * @return the error or {@code null}
 	 */
@@ -119,7 +203,7 @@ public final class WatchStatus {
 	}
 
 	/**
-	 * Return the number of errors since the last successful list or watch event.
+	 * Return the number of errors since the last successful list.
 	 * @return the consecutive failures
 	 */
 	public int getConsecutiveFailures() {
@@ -127,7 +211,8 @@ public final class WatchStatus {
 	}
 
 	/**
-	 * Return how often the watch was lost and resumed.
+	 * Return how often the watch was lost after the informer had synced. A loss counts once
+	 * however many attempts the reconnect takes.
 	 * @return the reconnect count
 	 */
 	public long getReconnects() {
@@ -141,6 +226,16 @@ public final class WatchStatus {
 	 */
 	public Map<String, Long> getRelists() {
 		return sums(this.relists);
+	}
+
+	/**
+	 * Return the relists of one reason.
+	 * @param reason the reason, for example {@link ListCycle#GONE}
+	 * @return the count
+	 */
+	public long getRelistCount(String reason) {
+		LongAdder adder = this.relists.get(reason);
+		return (adder != null) ? adder.sum() : 0;
 	}
 
 	/**
@@ -178,28 +273,94 @@ public final class WatchStatus {
 		return this.listenerFailures.sum();
 	}
 
+	/**
+	 * Return the resync period, zero when resync is disabled.
+	 * @return the resync period
+	 */
+	public Duration getResyncPeriod() {
+		return this.resyncPeriod;
+	}
+
+	/**
+	 * Return the number of resync cycles: bursts of resync events, one per resync period.
+	 * @return the resync cycle count
+	 */
+	public long getResyncCount() {
+		return this.resyncCycles.get();
+	}
+
+	/**
+	 * Return the time spent in all resync cycles, each measured from its first to its last
+	 * resync event.
+	 * @return the total resync time
+	 */
+	public Duration getResyncTotalTime() {
+		return Duration.ofNanos(this.resyncNanos.get());
+	}
+
+	/**
+	 * Return when the last resync event was delivered.
+	 * @return the time or {@code null}
+	 */
+	public @Nullable Instant getLastResyncAt() {
+		return this.lastResyncAt;
+	}
+
+	/**
+	 * Return how long the last (or current) resync cycle took from its first to its last
+	 * event.
+	 * @return the duration or {@code null} before the first resync
+	 */
+	public @Nullable Duration getLastResyncDuration() {
+		Instant started = this.resyncCycleStartedAt;
+		Instant last = this.lastResyncAt;
+		return (started != null && last != null) ? Duration.between(started, last) : null;
+	}
+
+	/**
+	 * Return when the next resync is due: a period after the last cycle started, or after
+	 * the sync before the first cycle.
+	 * @return the time or {@code null} when resync is disabled or the watch has not synced
+	 */
+	public @Nullable Instant getNextResyncAt() {
+		if (this.resyncPeriod.isZero()) {
+			return null;
+		}
+		Instant started = this.resyncCycleStartedAt;
+		Instant base = (started != null) ? started : this.syncedAt;
+		return (base != null) ? base.plus(this.resyncPeriod) : null;
+	}
+
 	private static Map<String, Long> sums(Map<String, LongAdder> adders) {
-		Map<String, Long> result = new java.util.TreeMap<>();
+		Map<String, Long> result = new TreeMap<>();
 		adders.forEach((key, adder) -> result.put(key, adder.sum()));
 		return result;
 	}
 
-	void transition(InformerState next) {
-		if (this.state != next) {
-			this.state = next;
-			this.stateSince = this.clock.instant();
+	void transition(InformerState next, String cause) {
+		Change change;
+		synchronized (this) {
+			change = setState(next, cause);
 		}
+		fire(change);
 	}
 
 	void listStarted() {
-		this.listStartedAt = this.clock.instant();
-		if (isSynced()) {
-			this.relists.computeIfAbsent(this.nextListTrigger, (key) -> new LongAdder()).increment();
-			transition(InformerState.RELISTING);
+		Change change;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			this.listStartedAt = now;
+			notWatching(now);
+			if (isSynced()) {
+				String trigger = this.nextListTrigger;
+				this.relists.computeIfAbsent(trigger, (key) -> new LongAdder()).increment();
+				change = setState(InformerState.RELISTING, "relist (" + trigger + ")");
+			}
+			else {
+				change = setState(InformerState.LISTING, "initial list");
+			}
 		}
-		else {
-			transition(InformerState.LISTING);
-		}
+		fire(change);
 	}
 
 	/**
@@ -208,43 +369,169 @@ public final class WatchStatus {
 	 * @return whether this was the first list (the watch just synced)
 	 */
 	boolean listCompleted(int items) {
-		Instant now = this.clock.instant();
-		Instant started = this.listStartedAt;
-		Duration duration = (started != null) ? Duration.between(started, now) : Duration.ZERO;
-		this.lastList = new ListCycle(started != null ? started : now, duration, items,
-				isSynced() ? this.nextListTrigger : ListCycle.INITIAL);
-		this.nextListTrigger = ListCycle.ERROR;
-		this.consecutiveFailures.set(0);
-		transition(InformerState.WATCHING);
-		if (this.syncedAt == null) {
-			this.syncedAt = now;
-			return true;
+		Change change;
+		boolean first;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			Instant started = this.listStartedAt;
+			Duration duration = (started != null) ? Duration.between(started, now) : Duration.ZERO;
+			String trigger = isSynced() ? this.nextListTrigger : ListCycle.INITIAL;
+			this.lastList = new ListCycle((started != null) ? started : now, duration, items, trigger);
+			this.lists.incrementAndGet();
+			this.listNanos.addAndGet(duration.toNanos());
+			// without an error reported first, fabric8 only lists again after 410 Gone
+			this.nextListTrigger = ListCycle.GONE;
+			this.consecutiveFailures.set(0);
+			// the watch opens right after the list: it is not open yet
+			notWatching(now);
+			first = this.syncedAt == null;
+			if (first) {
+				this.syncedAt = now;
+			}
+			String cause = ListCycle.INITIAL.equals(trigger) ? "initial list" : "relist (" + trigger + ")";
+			change = setState(InformerState.WATCHING, cause + " completed");
 		}
-		return false;
+		fire(change);
+		return first;
+	}
+
+	/**
+	 * Record a sample of the watch connection.
+	 * @param open whether fabric8's watch is open
+	 */
+	void watchObserved(boolean open) {
+		Change change = null;
+		synchronized (this) {
+			if (this.state == InformerState.STOPPED) {
+				return;
+			}
+			this.watching = open;
+			if (open) {
+				this.notWatchingSince = null;
+				if (!this.watchSeen) {
+					this.watchSeen = true;
+					if (this.state == InformerState.RECONNECTING) {
+						change = setState(InformerState.WATCHING, "watch re-established");
+					}
+				}
+			}
+			else if (this.watchSeen) {
+				this.watchSeen = false;
+				if (this.notWatchingSince == null) {
+					this.notWatchingSince = this.clock.instant();
+				}
+				if (isSynced()) {
+					this.reconnects.incrementAndGet();
+					if (this.state == InformerState.WATCHING) {
+						change = setState(InformerState.RECONNECTING, "watch closed");
+					}
+				}
+			}
+		}
+		fire(change);
+	}
+
+	/**
+	 * Record a sample of the last resourceVersion fabric8 has seen.
+	 * @param resourceVersion the resource version or {@code null}
+	 */
+	void resourceVersionObserved(@Nullable String resourceVersion) {
+		if (resourceVersion != null && !resourceVersion.equals(this.lastResourceVersion)) {
+			this.lastResourceVersion = resourceVersion;
+			this.resourceVersionChangedAt = this.clock.instant();
+		}
 	}
 
 	void eventDelivered(String type, int failedListeners) {
+		Instant now = this.clock.instant();
 		this.events.computeIfAbsent(type, (key) -> new LongAdder()).increment();
-		this.lastEventAt = this.clock.instant();
+		this.lastEventAt = now;
 		if (failedListeners > 0) {
 			this.listenerFailures.add(failedListeners);
 		}
+		if (EventTypes.RESYNC.equals(type)) {
+			resyncDelivered(now);
+		}
+	}
+
+	private synchronized void resyncDelivered(Instant now) {
+		Instant previous = this.lastResyncAt;
+		// fabric8 replays the whole cache at once each period: a gap of half a period
+		// separates two cycles
+		Duration gap = this.resyncPeriod.isZero() ? Duration.ofSeconds(1) : this.resyncPeriod.dividedBy(2);
+		if (previous == null || Duration.between(previous, now).compareTo(gap) > 0) {
+			this.resyncCycles.incrementAndGet();
+			this.resyncCycleStartedAt = now;
+		}
+		else {
+			this.resyncNanos.addAndGet(Duration.between(previous, now).toNanos());
+		}
+		this.lastResyncAt = now;
 	}
 
 	void errorOccurred(Throwable ex) {
-		int code = KubernetesErrors.httpCode(ex);
-		this.lastError = new ErrorInfo(this.clock.instant(), code, KubernetesErrors.reason(ex),
-				KubernetesErrors.message(ex));
-		this.consecutiveFailures.incrementAndGet();
-		this.nextListTrigger = (code == 410) ? ListCycle.GONE : ListCycle.ERROR;
-		if (isSynced() && code != 410) {
-			this.reconnects.incrementAndGet();
-			transition(InformerState.RECONNECTING);
+		Change change = null;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			int code = KubernetesErrors.httpCode(ex);
+			this.lastError = new ErrorInfo(now, code, KubernetesErrors.reason(ex), KubernetesErrors.message(ex));
+			this.consecutiveFailures.incrementAndGet();
+			this.nextListTrigger = (code == 410) ? ListCycle.GONE : ListCycle.ERROR;
+			if (isSynced() && code != 410) {
+				if (this.watchSeen) {
+					this.reconnects.incrementAndGet();
+				}
+				notWatching(now);
+				change = setState(InformerState.RECONNECTING,
+						((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex));
+			}
 		}
+		fire(change);
 	}
 
 	void relistRequested(String reason) {
 		this.nextListTrigger = reason;
+	}
+
+	// guarded by this
+	private void notWatching(Instant now) {
+		this.watchSeen = false;
+		this.watching = false;
+		if (this.notWatchingSince == null) {
+			this.notWatchingSince = now;
+		}
+	}
+
+	// guarded by this
+	private @Nullable Change setState(InformerState next, String cause) {
+		InformerState previous = this.state;
+		if (previous == next || previous == InformerState.STOPPED) {
+			return null;
+		}
+		this.state = next;
+		this.stateSince = this.clock.instant();
+		return new Change(previous, next, cause);
+	}
+
+	// outside the lock: listeners may take their time or read this status
+	private void fire(@Nullable Change change) {
+		if (change != null) {
+			this.listener.stateChanged(this, change.previous(), change.current(), change.cause());
+		}
+	}
+
+	private record Change(InformerState previous, InformerState current, String cause) {
+
+	}
+
+	/**
+	 * Told about every state transition, outside any lock.
+	 */
+	@FunctionalInterface
+	interface StateListener {
+
+		void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause);
+
 	}
 
 	/**
@@ -258,13 +545,25 @@ public final class WatchStatus {
 	 */
 	public record ListCycle(Instant startedAt, Duration duration, int items, String trigger) {
 
-		static final String INITIAL = "initial";
+		/**
+		 * The trigger of the first list.
+		 */
+		public static final String INITIAL = "initial";
 
-		static final String GONE = "410";
+		/**
+		 * The trigger of a relist after the watch's resourceVersion expired (HTTP 410 Gone).
+		 */
+		public static final String GONE = "410";
 
-		static final String ERROR = "error";
+		/**
+		 * The trigger of a relist after an error of the list or watch.
+		 */
+		public static final String ERROR = "error";
 
-		static final String MANUAL = "manual";
+		/**
+		 * The trigger of a relist the application asked for ({@link ResourceInformer#relist()}).
+		 */
+		public static final String MANUAL = "manual";
 
 	}
 

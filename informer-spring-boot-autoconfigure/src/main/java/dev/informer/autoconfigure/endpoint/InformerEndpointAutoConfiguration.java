@@ -1,0 +1,37 @@
+package dev.informer.autoconfigure.endpoint;
+
+import java.time.Clock;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.core.InformerRegistry;
+import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.health.WatchHealthPolicy;
+
+/**
+ * Auto-configuration of the {@code informers} actuator endpoint, when it is enabled and
+ * exposed ({@code management.endpoints.web.exposure.include=informers}).
+ */
+@AutoConfiguration(after = InformerAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(InformerRegistry.class)
+@ConditionalOnAvailableEndpoint(InformersEndpoint.class)
+public final class InformerEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformersEndpoint informersEndpoint(InformerRegistry registry, InformerProperties properties) {
+		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
+				properties.getStartup().getTimeout());
+		return new InformersEndpoint(registry, policy, Clock.systemUTC());
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the {@code informers} actuator endpoint.
+ */
+@NullMarked
+package dev.informer.autoconfigure.endpoint;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,57 @@
+package dev.informer.autoconfigure.health;
+
+import java.time.Clock;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.core.InformerRegistry;
+import dev.informer.health.InformersHealthContributor;
+import dev.informer.health.WatchHealthPolicy;
+
+/**
+ * Auto-configuration of the {@code informers} health contributor, which also joins the
+ * {@code readiness} group unless the application chose that group's members.
+ */
+@AutoConfiguration(after = InformerAutoConfiguration.class, afterName = InformerHealthContributorAutoConfiguration.PROBES)
+@ConditionalOnClass(HealthContributor.class)
+@ConditionalOnBean(InformerRegistry.class)
+@ConditionalOnEnabledHealthIndicator("informers")
+public final class InformerHealthContributorAutoConfiguration {
+
+	// the readiness group must exist before informers can join it
+	static final String PROBES = "org.springframework.boot.health.autoconfigure.actuate.endpoint."
+			+ "AvailabilityProbesAutoConfiguration";
+
+	@Bean
+	@ConditionalOnMissingBean(name = "informersHealthContributor")
+	InformersHealthContributor informersHealthContributor(InformerRegistry registry, InformerProperties properties) {
+		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
+				properties.getStartup().getTimeout());
+		return new InformersHealthContributor(registry, policy, Clock.systemUTC());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+	@ConditionalOnBooleanProperty(name = "management.endpoint.health.probes.enabled", matchIfMissing = true)
+	static class ReadinessGroupConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		InformersReadinessGroupPostProcessor informersReadinessGroupPostProcessor(Environment environment) {
+			return new InformersReadinessGroupPostProcessor(environment);
+		}
+
+	}
+
+}

@@ -1,0 +1,144 @@
+package dev.informer.autoconfigure.health;
+
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.web.AdditionalPathsMapper;
+import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.actuate.endpoint.AdditionalHealthEndpointPath;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroup;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
+import org.springframework.boot.health.actuate.endpoint.HttpCodeStatusMapper;
+import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+/**
+ * Adds the {@code informers} contributor to the {@code readiness} health group that Spring
+ * Boot creates with {@code readinessState}, so that a pod receives traffic only once its
+ * informers have synced, the way Boot adds {@code readinessState} itself. Leaves the group
+ * alone when the application configured its members
+ * ({@code management.endpoint.health.group.readiness.include} or {@code .exclude}); never
+ * touches {@code liveness}: a lost watch is no reason to restart the pod.
+ * <p>
+ * Runs last, after Boot has created the probe groups.
+ */
+final class InformersReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor, Ordered {
+
+	static final String CONTRIBUTOR = "informers";
+
+	static final String GROUP = "readiness";
+
+	private static final String GROUP_PROPERTY = "management.endpoint.health.group." + GROUP;
+
+	private final boolean membersConfigured;
+
+	InformersReadinessGroupPostProcessor(Environment environment) {
+		Binder binder = Binder.get(environment);
+		this.membersConfigured = binder.bind(GROUP_PROPERTY + ".include", Bindable.setOf(String.class)).isBound()
+				|| binder.bind(GROUP_PROPERTY + ".exclude", Bindable.setOf(String.class)).isBound();
+	}
+
+	@Override
+	public HealthEndpointGroups postProcessHealthEndpointGroups(HealthEndpointGroups groups) {
+		HealthEndpointGroup readiness = groups.get(GROUP);
+		if (this.membersConfigured || readiness == null || readiness.isMember(CONTRIBUTOR)) {
+			return groups;
+		}
+		return new WithInformersInReadiness(groups, new InformersMember(readiness));
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	/**
+	 * The groups, with the readiness group replaced. Keeps mapping the probes' additional
+	 * paths ({@code /readyz}) as the groups it wraps did.
+	 */
+	private static final class WithInformersInReadiness implements HealthEndpointGroups, AdditionalPathsMapper {
+
+		private final HealthEndpointGroups delegate;
+
+		private final HealthEndpointGroup readiness;
+
+		WithInformersInReadiness(HealthEndpointGroups delegate, HealthEndpointGroup readiness) {
+			this.delegate = delegate;
+			this.readiness = readiness;
+		}
+
+		@Override
+		public HealthEndpointGroup getPrimary() {
+			return this.delegate.getPrimary();
+		}
+
+		@Override
+		public Set<String> getNames() {
+			return this.delegate.getNames();
+		}
+
+		@Override
+		public @Nullable HealthEndpointGroup get(String name) {
+			return GROUP.equals(name) ? this.readiness : this.delegate.get(name);
+		}
+
+		@Override
+		public @Nullable List<String> getAdditionalPaths(EndpointId endpointId, WebServerNamespace webServerNamespace) {
+			return (this.delegate instanceof AdditionalPathsMapper mapper)
+					? mapper.getAdditionalPaths(endpointId, webServerNamespace) : null;
+		}
+
+	}
+
+	/**
+	 * A group that also has the {@code informers} contributor as a member.
+	 */
+	private static final class InformersMember implements HealthEndpointGroup {
+
+		private final HealthEndpointGroup delegate;
+
+		InformersMember(HealthEndpointGroup delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public boolean isMember(String name) {
+			return CONTRIBUTOR.equals(name) || this.delegate.isMember(name);
+		}
+
+		@Override
+		public boolean showComponents(SecurityContext securityContext) {
+			return this.delegate.showComponents(securityContext);
+		}
+
+		@Override
+		public boolean showDetails(SecurityContext securityContext) {
+			return this.delegate.showDetails(securityContext);
+		}
+
+		@Override
+		public StatusAggregator getStatusAggregator() {
+			return this.delegate.getStatusAggregator();
+		}
+
+		@Override
+		public HttpCodeStatusMapper getHttpCodeStatusMapper() {
+			return this.delegate.getHttpCodeStatusMapper();
+		}
+
+		@Override
+		public @Nullable AdditionalHealthEndpointPath getAdditionalPath() {
+			return this.delegate.getAdditionalPath();
+		}
+
+	}
+
+}

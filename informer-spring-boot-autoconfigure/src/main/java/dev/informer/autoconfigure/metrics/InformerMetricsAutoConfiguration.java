@@ -1,0 +1,35 @@
+package dev.informer.autoconfigure.metrics;
+
+import java.time.Clock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.core.InformerRegistry;
+import dev.informer.metrics.InformerMetrics;
+
+/**
+ * Auto-configuration of informer metrics, bound to every {@link MeterRegistry} by Spring
+ * Boot.
+ */
+@AutoConfiguration(after = InformerAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass({ MeterRegistry.class, MeterBinder.class })
+@ConditionalOnBean({ InformerRegistry.class, MeterRegistry.class })
+public final class InformerMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformerMetrics informerMetrics(InformerRegistry registry) {
+		return new InformerMetrics(registry, Clock.systemUTC());
+	}
+
+}

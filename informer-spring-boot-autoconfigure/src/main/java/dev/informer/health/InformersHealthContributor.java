@@ -1,0 +1,70 @@
+package dev.informer.health;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.WatchStatus;
+
+/**
+ * The health of every informer: one child per informer, named after it. An informer that
+ * watches several namespaces is itself composite, with one {@link InformerHealthIndicator}
+ * per namespace, so that Spring Boot aggregates their statuses and each namespace's state
+ * can be read on its own (for example at {@code /actuator/health/informers/configmaps/team-a});
+ * any other informer is a single indicator.
+ */
+public class InformersHealthContributor implements CompositeHealthContributor {
+
+	private final InformerRegistry registry;
+
+	private final WatchHealthPolicy policy;
+
+	private final Clock clock;
+
+	/**
+	 * Create a contributor.
+	 * @param registry the informers
+	 * @param policy the health rules
+	 * @param clock the clock, the one the informers use
+	 */
+	public InformersHealthContributor(InformerRegistry registry, WatchHealthPolicy policy, Clock clock) {
+		this.registry = registry;
+		this.policy = policy;
+		this.clock = clock;
+	}
+
+	@Override
+	public @Nullable HealthContributor getContributor(String name) {
+		return this.registry.names().contains(name) ? contributor(this.registry.informer(name)) : null;
+	}
+
+	@Override
+	public Stream<Entry> stream() {
+		return this.registry.informers()
+			.stream()
+			.map((informer) -> new Entry(informer.getName(), contributor(informer)));
+	}
+
+	private HealthContributor contributor(ResourceInformer<?> informer) {
+		List<WatchStatus> statuses = informer.getStatuses();
+		if (informer.getDefinition().getDeclaration().getNamespaces().size() <= 1) {
+			return new InformerHealthIndicator(informer, statuses.get(0), this.policy, this.clock);
+		}
+		Map<String, HealthContributor> namespaces = new LinkedHashMap<>();
+		for (WatchStatus status : statuses) {
+			namespaces.put(String.valueOf(status.getNamespace()),
+					new InformerHealthIndicator(informer, status, this.policy, this.clock));
+		}
+		return CompositeHealthContributor.fromMap(namespaces);
+	}
+
+}

@@ -1,0 +1,228 @@
+package dev.informer.metrics;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.core.DeliveryObserver;
+import dev.informer.core.EventTypes;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.WatchStatus;
+
+/**
+ * Micrometer meters of every informer's watches, tagged with {@code informer} and
+ * {@code namespace} (the declared namespace, or {@code *} for an informer of all namespaces
+ * or of a cluster-scoped kind: Prometheus needs the same tag keys on every meter of a name).
+ * Counters and gauges read each {@link WatchStatus}; only listener durations are recorded,
+ * as a {@link DeliveryObserver}.
+ * <table>
+ * <caption>Meters</caption>
+ * <tr><th>Name</th><th>Type</th><th>Extra tags</th></tr>
+ * <tr><td>{@code informer.events}</td><td>function counter</td><td>{@code type}</td></tr>
+ * <tr><td>{@code informer.cache.size}</td><td>gauge</td><td></td></tr>
+ * <tr><td>{@code informer.watching}</td><td>gauge, 0 or 1</td><td></td></tr>
+ * <tr><td>{@code informer.synced}</td><td>gauge, 0 or 1</td><td></td></tr>
+ * <tr><td>{@code informer.watch.reconnects}</td><td>function counter</td><td></td></tr>
+ * <tr><td>{@code informer.relists}</td><td>function counter</td><td>{@code reason}</td></tr>
+ * <tr><td>{@code informer.list.duration}</td><td>function timer</td><td></td></tr>
+ * <tr><td>{@code informer.list.items}</td><td>gauge</td><td></td></tr>
+ * <tr><td>{@code informer.resync.duration}</td><td>function timer</td><td></td></tr>
+ * <tr><td>{@code informer.resync.last}</td><td>time gauge, seconds ago</td><td></td></tr>
+ * <tr><td>{@code informer.event.last}</td><td>time gauge, seconds ago</td><td></td></tr>
+ * <tr><td>{@code informer.resource.version}</td><td>gauge</td><td></td></tr>
+ * <tr><td>{@code informer.listener.duration}</td><td>timer</td><td>{@code type}</td></tr>
+ * <tr><td>{@code informer.listener.errors}</td><td>function counter</td><td></td></tr>
+ * <tr><td>{@code informer.backlog}</td><td>gauge</td><td></td></tr>
+ * </table>
+ */
+public class InformerMetrics implements MeterBinder, DeliveryObserver {
+
+	/**
+	 * The relist reasons every watch has a counter for.
+	 */
+	static final List<String> RELIST_REASONS = List.of(WatchStatus.ListCycle.GONE, WatchStatus.ListCycle.ERROR,
+			WatchStatus.ListCycle.MANUAL);
+
+	private final InformerRegistry registry;
+
+	private final Clock clock;
+
+	private final Map<WatchStatus, Map<String, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
+
+	private final Set<ResourceInformer<?>> observed = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Create the meters' binder.
+	 * @param registry the informers
+	 * @param clock the clock for "seconds ago" gauges, the one the informers use
+	 */
+	public InformerMetrics(InformerRegistry registry, Clock clock) {
+		this.registry = registry;
+		this.clock = clock;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry meters) {
+		for (ResourceInformer<?> informer : this.registry.informers()) {
+			for (WatchStatus status : informer.getStatuses()) {
+				bind(meters, informer, status);
+			}
+			if (this.observed.add(informer)) {
+				informer.addDeliveryObserver(this);
+			}
+		}
+	}
+
+	private void bind(MeterRegistry meters, ResourceInformer<?> informer, WatchStatus status) {
+		Tags tags = tags(informer, status);
+		for (String type : EventTypes.ALL) {
+			FunctionCounter.builder("informer.events", status, (watch) -> watch.getEventCount(type))
+				.description("Events delivered to listeners")
+				.baseUnit("events")
+				.tags(tags)
+				.tag("type", type)
+				.register(meters);
+			Timer timer = Timer.builder("informer.listener.duration")
+				.description("Time listeners took for one event, together")
+				.tags(tags)
+				.tag("type", type)
+				.register(meters);
+			this.listenerTimers.computeIfAbsent(status, (key) -> new ConcurrentHashMap<>())
+				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
+				.add(timer);
+		}
+		Gauge.builder("informer.cache.size", informer, (watched) -> watched.getCacheSize(status))
+			.description("Objects in the cache")
+			.baseUnit("objects")
+			.tags(tags)
+			.register(meters);
+		Gauge.builder("informer.watching", informer, (watched) -> watched.isWatching(status) ? 1 : 0)
+			.description("Whether the watch is open (1) or not (0)")
+			.tags(tags)
+			.register(meters);
+		Gauge.builder("informer.synced", status, (watch) -> watch.isSynced() ? 1 : 0)
+			.description("Whether the initial list has been delivered (1) or not (0)")
+			.tags(tags)
+			.register(meters);
+		FunctionCounter.builder("informer.watch.reconnects", status, WatchStatus::getReconnects)
+			.description("Watches lost and resumed after the sync")
+			.tags(tags)
+			.register(meters);
+		for (String reason : RELIST_REASONS) {
+			FunctionCounter.builder("informer.relists", status, (watch) -> watch.getRelistCount(reason))
+				.description("Lists after the initial one")
+				.tags(tags)
+				.tag("reason", reason)
+				.register(meters);
+		}
+		FunctionTimer
+			.builder("informer.list.duration", status, WatchStatus::getListCount,
+					(watch) -> watch.getListTotalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.description("Time to list, initial list and relists")
+			.tags(tags)
+			.register(meters);
+		Gauge.builder("informer.list.items", status, InformerMetrics::lastListItems)
+			.description("Objects cached after the last list")
+			.baseUnit("objects")
+			.tags(tags)
+			.register(meters);
+		FunctionTimer
+			.builder("informer.resync.duration", status, WatchStatus::getResyncCount,
+					(watch) -> watch.getResyncTotalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.description("Time from the first to the last event of each resync cycle")
+			.tags(tags)
+			.register(meters);
+		TimeGauge
+			.builder("informer.resync.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastResyncAt))
+			.description("Time since the last resync event")
+			.tags(tags)
+			.register(meters);
+		TimeGauge
+			.builder("informer.event.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastActivityAt))
+			.description("Time since the last event or bookmark")
+			.tags(tags)
+			.register(meters);
+		Gauge
+			.builder("informer.resource.version", informer,
+					(watched) -> numeric(watched.getLastResourceVersion(status)))
+			.description("Last resourceVersion seen, when numeric")
+			.tags(tags)
+			.register(meters);
+		FunctionCounter.builder("informer.listener.errors", status, WatchStatus::getListenerFailures)
+			.description("Listener invocations that threw")
+			.tags(tags)
+			.register(meters);
+		Gauge.builder("informer.backlog", informer, (watched) -> watched.getBacklog(status))
+			.description("Changes cached but not yet delivered to listeners")
+			.baseUnit("events")
+			.tags(tags)
+			.register(meters);
+	}
+
+	@Override
+	public void delivered(ResourceInformer<?> informer, WatchStatus watch, String type, Duration duration,
+			int failedListeners) {
+		Map<String, List<Timer>> byType = this.listenerTimers.get(watch);
+		List<Timer> timers = (byType != null) ? byType.get(type) : null;
+		if (timers != null) {
+			for (Timer timer : timers) {
+				timer.record(duration);
+			}
+		}
+	}
+
+	/**
+	 * Return the tags of one watch.
+	 * @param informer the informer
+	 * @param status the status of one of its watches
+	 * @return the {@code informer} and {@code namespace} tags
+	 */
+	static Tags tags(ResourceInformer<?> informer, WatchStatus status) {
+		String namespace = status.getNamespace();
+		return Tags.of("informer", informer.getName(), "namespace", (namespace != null) ? namespace : "*");
+	}
+
+	private double secondsSince(Supplier<@Nullable Instant> time) {
+		Instant instant = time.get();
+		if (instant == null) {
+			return Double.NaN;
+		}
+		return Duration.between(instant, this.clock.instant()).toMillis() / 1000.0;
+	}
+
+	private static double lastListItems(WatchStatus status) {
+		WatchStatus.ListCycle list = status.getLastList();
+		return (list != null) ? list.items() : Double.NaN;
+	}
+
+	private static double numeric(@Nullable String resourceVersion) {
+		if (resourceVersion == null) {
+			return Double.NaN;
+		}
+		try {
+			return Long.parseLong(resourceVersion);
+		}
+		catch (NumberFormatException ex) {
+			return Double.NaN;
+		}
+	}
+
+}

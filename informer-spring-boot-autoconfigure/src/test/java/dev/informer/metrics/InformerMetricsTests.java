@@ -1,0 +1,157 @@
+package dev.informer.metrics;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import dev.informer.core.EventTypes;
+import dev.informer.core.InformerEventPublisher;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.TestWatches;
+import dev.informer.core.WatchStatus;
+import dev.informer.test.MutableClock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Meters read from watch statuses driven by hand.
+ */
+class InformerMetricsTests {
+
+	private final MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
+
+	private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+	private final ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock,
+			new InformerEventPublisher(), Duration.ofMinutes(5), "team-a", "team-b");
+
+	private final WatchStatus teamA = this.informer.getStatuses().get(0);
+
+	@Test
+	void everyWatchHasItsMetersTaggedWithInformerAndNamespace() {
+		bind();
+		assertThat(this.meters.find("informer.synced").gauges())
+			.extracting((gauge) -> gauge.getId().getTag("namespace"))
+			.containsExactlyInAnyOrder("team-a", "team-b");
+		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName())
+			.contains("informer.events", "informer.cache.size", "informer.watching", "informer.synced",
+					"informer.watch.reconnects", "informer.relists", "informer.list.duration", "informer.list.items",
+					"informer.resync.duration", "informer.resync.last", "informer.event.last",
+					"informer.resource.version", "informer.listener.duration", "informer.listener.errors",
+					"informer.backlog");
+		assertThat(this.meters.getMeters()).map(Meter::getId)
+			.allSatisfy((id) -> assertThat(id.getTag("informer")).isEqualTo("configmaps"));
+	}
+
+	@Test
+	void anInformerOfAllNamespacesIsTaggedWithAStar() {
+		ResourceInformer<ConfigMap> all = TestWatches.configMaps(this.clock);
+		new InformerMetrics(new InformerRegistry(List.of(all)), this.clock).bindTo(this.meters);
+		assertThat(this.meters.get("informer.synced").gauge().getId().getTag("namespace")).isEqualTo("*");
+	}
+
+	@Test
+	void countersFollowTheStatus() {
+		bind();
+		TestWatches.sync(this.teamA, 5);
+		TestWatches.delivered(this.teamA, EventTypes.ADDED, 0);
+		TestWatches.delivered(this.teamA, EventTypes.ADDED, 2);
+		TestWatches.delivered(this.teamA, EventTypes.DELETED, 0);
+		TestWatches.watching(this.teamA, true);
+		TestWatches.watching(this.teamA, false);
+		TestWatches.relist(this.teamA, WatchStatus.ListCycle.MANUAL, 4);
+		assertThat(counter("informer.events", "type", "added")).isEqualTo(2);
+		assertThat(counter("informer.events", "type", "deleted")).isEqualTo(1);
+		assertThat(counter("informer.events", "type", "resync")).isZero();
+		assertThat(counter("informer.listener.errors", null, null)).isEqualTo(2);
+		assertThat(counter("informer.watch.reconnects", null, null)).isEqualTo(1);
+		assertThat(counter("informer.relists", "reason", "manual")).isEqualTo(1);
+		assertThat(counter("informer.relists", "reason", "410")).isZero();
+		assertThat(gauge("informer.synced")).isEqualTo(1);
+		assertThat(gauge("informer.list.items")).isEqualTo(4);
+		FunctionTimer lists = this.meters.get("informer.list.duration").tag("namespace", "team-a").functionTimer();
+		assertThat(lists.count()).isEqualTo(2);
+		assertThat(this.meters.get("informer.synced").tag("namespace", "team-b").gauge().value()).isZero();
+	}
+
+	@Test
+	void agesAreSecondsSinceTheLastEventOrResync() {
+		bind();
+		assertThat(gauge("informer.event.last")).isNaN();
+		assertThat(gauge("informer.resync.last")).isNaN();
+		assertThat(gauge("informer.resource.version")).isNaN();
+		TestWatches.sync(this.teamA, 1);
+		TestWatches.delivered(this.teamA, EventTypes.RESYNC, 0);
+		this.clock.advance(Duration.ofMillis(1500));
+		TestWatches.delivered(this.teamA, EventTypes.RESYNC, 0);
+		this.clock.advance(Duration.ofSeconds(30));
+		assertThat(gauge("informer.event.last")).isEqualTo(30);
+		assertThat(gauge("informer.resync.last")).isEqualTo(30);
+		FunctionTimer resyncs = this.meters.get("informer.resync.duration").tag("namespace", "team-a").functionTimer();
+		assertThat(resyncs.count()).isEqualTo(1);
+		assertThat(resyncs.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1500);
+		// a bookmark moves the resourceVersion without an event
+		TestWatches.resourceVersion(this.teamA, "1234");
+		assertThat(gauge("informer.event.last")).isZero();
+	}
+
+	@Test
+	void listenerDurationsAreRecordedThroughTheInformersDeliveryObserver() {
+		bind();
+		TestWatches.observer(this.informer)
+			.delivered(this.informer, this.teamA, EventTypes.UPDATED, Duration.ofMillis(20), 0);
+		TestWatches.observer(this.informer)
+			.delivered(this.informer, this.teamA, EventTypes.UPDATED, Duration.ofMillis(40), 1);
+		var timer = this.meters.get("informer.listener.duration")
+			.tag("namespace", "team-a")
+			.tag("type", "updated")
+			.timer();
+		assertThat(timer.count()).isEqualTo(2);
+		assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(60);
+		assertThat(this.meters.get("informer.listener.duration")
+			.tag("namespace", "team-b")
+			.tag("type", "updated")
+			.timer()
+			.count()).isZero();
+	}
+
+	@Test
+	void bindingTwiceObservesDeliveriesOnceButRecordsInBothRegistries() {
+		InformerMetrics metrics = new InformerMetrics(new InformerRegistry(List.of(this.informer)), this.clock);
+		SimpleMeterRegistry other = new SimpleMeterRegistry();
+		metrics.bindTo(this.meters);
+		metrics.bindTo(other);
+		TestWatches.observer(this.informer)
+			.delivered(this.informer, this.teamA, EventTypes.ADDED, Duration.ofMillis(5), 0);
+		assertThat(this.meters.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
+			.count()).isEqualTo(1);
+		assertThat(other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
+			.count()).isEqualTo(1);
+	}
+
+	private void bind() {
+		new InformerMetrics(new InformerRegistry(List.of(this.informer)), this.clock).bindTo(this.meters);
+	}
+
+	private double counter(String name, String tag, String value) {
+		var search = this.meters.get(name).tag("namespace", "team-a");
+		if (tag != null) {
+			search = search.tag(tag, value);
+		}
+		return search.functionCounter().count();
+	}
+
+	private double gauge(String name) {
+		var search = this.meters.get(name).tag("namespace", "team-a");
+		Meter meter = search.meter();
+		return meter.measure().iterator().next().getValue();
+	}
+
+}
