@@ -1,6 +1,5 @@
 package dev.informer.autoconfigure;
 
-import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
@@ -33,19 +32,7 @@ class InformerStartupTimeoutTests {
 
 	@BeforeAll
 	static void startServer() {
-		mock = MockApiServer.expectations();
-		mock.server()
-			.expect()
-			.get()
-			.withPath("/api/v1")
-			.andReturn(200, new APIResourceListBuilder().withGroupVersion("v1")
-				.addNewResource()
-				.withName("configmaps")
-				.withKind("ConfigMap")
-				.withNamespaced(true)
-				.endResource()
-				.build())
-			.always();
+		mock = MockApiServer.expectations().withCoreDiscovery();
 		mock.server()
 			.expect()
 			.get()

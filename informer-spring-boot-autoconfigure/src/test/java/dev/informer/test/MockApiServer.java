@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
 
+import io.fabric8.kubernetes.api.model.APIResourceListBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -58,6 +59,25 @@ public final class MockApiServer implements AutoCloseable {
 		KubernetesMockServer server = new KubernetesMockServer(false);
 		server.init();
 		return new MockApiServer(server);
+	}
+
+	/**
+	 * Answer discovery of the core group with ConfigMaps, for servers in expectations mode.
+	 * @return this server
+	 */
+	public MockApiServer withCoreDiscovery() {
+		this.server.expect()
+			.get()
+			.withPath("/api/v1")
+			.andReturn(200, new APIResourceListBuilder().withGroupVersion("v1")
+				.addNewResource()
+				.withName("configmaps")
+				.withKind("ConfigMap")
+				.withNamespaced(true)
+				.endResource()
+				.build())
+			.always();
+		return this;
 	}
 
 	public KubernetesMockServer server() {
