@@ -1,6 +1,7 @@
 package dev.informer.autoconfigure;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import dev.informer.core.InformerDeclaration;
 import dev.informer.core.InformerEventPublisher;
 import dev.informer.core.InformerLifecycle;
 import dev.informer.core.InformerRegistry;
+import dev.informer.core.RecoveryOptions;
 import dev.informer.core.ResourceInformer;
 import dev.informer.core.ResourceKindResolver;
 import dev.informer.core.RetryPolicy;
@@ -25,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -66,9 +69,10 @@ public final class InformerAutoConfiguration {
 				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader());
 		RetryPolicy retryPolicy = RetryPolicy.standard(
 				properties.getStartup().isWaitForSync() && properties.getStartup().isFailOnForbidden());
+		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		for (InformerDeclaration declaration : declarations) {
-			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher, retryPolicy,
+			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher, retryPolicy, recovery,
 					Clock.systemUTC()));
 		}
 		return new InformerRegistry(informers);
@@ -83,6 +87,23 @@ public final class InformerAutoConfiguration {
 		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout()));
+	}
+
+	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {
+		requirePositive("informer.reliability.replace-stalled-after", reliability.getReplaceStalledAfter());
+		requirePositive("informer.reliability.watch-availability-window", reliability.getWatchAvailabilityWindow());
+		requirePositive("informer.reliability.backoff-initial-interval", reliability.getBackoffInitialInterval());
+		requirePositive("informer.reliability.backoff-max-interval", reliability.getBackoffMaxInterval());
+		return new RecoveryOptions(reliability.getReplaceStalledAfter(), reliability.getWatchAvailabilityWindow(),
+				0.5, RecoveryOptions.backOff(reliability.getBackoffInitialInterval(),
+						reliability.getBackoffMaxInterval()));
+	}
+
+	private static void requirePositive(String property, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			throw new InvalidConfigurationPropertyValueException(property, value,
+					"must be a positive duration, for example '30s'");
+		}
 	}
 
 	static List<InformerDeclaration> declarations(InformerProperties properties) {

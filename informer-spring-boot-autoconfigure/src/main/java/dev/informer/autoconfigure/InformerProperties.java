@@ -42,6 +42,8 @@ public class InformerProperties {
 
 	private final Startup startup = new Startup();
 
+	private final Reliability reliability = new Reliability();
+
 	private final Health health = new Health();
 
 	/**
@@ -84,6 +86,10 @@ public class InformerProperties {
 
 	public Startup getStartup() {
 		return this.startup;
+	}
+
+	public Reliability getReliability() {
+		return this.reliability;
 	}
 
 	public Health getHealth() {
@@ -176,6 +182,70 @@ public class InformerProperties {
 
 		public void setWatchLossGrace(Duration watchLossGrace) {
 			this.watchLossGrace = watchLossGrace;
+		}
+
+	}
+
+	/**
+	 * When a fabric8 informer that stopped working is replaced by a fresh one, seeded from
+	 * what listeners have seen so that only real differences are delivered.
+	 */
+	public static class Reliability {
+
+		/**
+		 * Replace an informer whose watch has not been open for this long. fabric8 retries a
+		 * lost watch itself (backoff up to 32 s); this catches one that never comes back.
+		 */
+		private Duration replaceStalledAfter = Duration.ofMinutes(10);
+
+		/**
+		 * Window over which watch availability is measured: a watch open for less than half
+		 * of it, and lost at least three times in it, is replaced (the server keeps failing
+		 * it, and fabric8 would reconnect about once a second forever).
+		 */
+		private Duration watchAvailabilityWindow = Duration.ofSeconds(60);
+
+		/**
+		 * First wait before replacing an informer; doubles with every consecutive
+		 * replacement, with jitter of half this value.
+		 */
+		private Duration backoffInitialInterval = Duration.ofSeconds(1);
+
+		/**
+		 * Longest wait between consecutive replacements.
+		 */
+		private Duration backoffMaxInterval = Duration.ofMinutes(5);
+
+		public Duration getReplaceStalledAfter() {
+			return this.replaceStalledAfter;
+		}
+
+		public void setReplaceStalledAfter(Duration replaceStalledAfter) {
+			this.replaceStalledAfter = replaceStalledAfter;
+		}
+
+		public Duration getWatchAvailabilityWindow() {
+			return this.watchAvailabilityWindow;
+		}
+
+		public void setWatchAvailabilityWindow(Duration watchAvailabilityWindow) {
+			this.watchAvailabilityWindow = watchAvailabilityWindow;
+		}
+
+		public Duration getBackoffInitialInterval() {
+			return this.backoffInitialInterval;
+		}
+
+		public void setBackoffInitialInterval(Duration backoffInitialInterval) {
+			this.backoffInitialInterval = backoffInitialInterval;
+		}
+
+		public Duration getBackoffMaxInterval() {
+			return this.backoffMaxInterval;
+		}
+
+		public void setBackoffMaxInterval(Duration backoffMaxInterval) {
+			this.backoffMaxInterval = backoffMaxInterval;
 		}
 
 	}

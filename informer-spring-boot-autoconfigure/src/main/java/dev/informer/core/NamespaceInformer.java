@@ -5,7 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,6 +23,8 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.backoff.BackOffExecution;
 
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
@@ -54,12 +60,19 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile boolean closed;
 
+	private final Clock clock;
+
+	private @Nullable BackOffExecution backOff;
+
+	private @Nullable ScheduledFuture<?> pendingReplacement;
+
 	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
 		this.owner = owner;
 		this.definition = owner.getDefinition();
 		this.namespace = namespace;
+		this.clock = clock;
 		this.status = new WatchStatus(namespace, this.definition.getDeclaration().getResyncPeriod(), clock,
-				owner::stateChanged);
+				owner::stateChanged, owner.getRecovery().availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 	}
 
 	@Nullable String getNamespace() {
@@ -118,6 +131,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (this.closed || client == null || old == null) {
 			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
 		}
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
 		Generation next = new Generation(client, this.customizers);
 		old.retire();
 		Collection<T> seen = old.tracker.seenByListeners(old.store.snapshot()).values();
@@ -159,6 +177,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	synchronized void stop() {
 		this.closed = true;
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
 		Generation generation = this.current;
 		if (generation != null) {
 			generation.retire();
@@ -177,6 +200,77 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		this.status.watchObserved(generation.informer.isWatching());
 		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
+		checkRecovery(generation);
+	}
+
+	private void checkRecovery(Generation generation) {
+		if (!this.status.isSynced() || generation.retired) {
+			return;
+		}
+		RecoveryOptions recovery = this.owner.getRecovery();
+		Instant notWatchingSince = this.status.getNotWatchingSince();
+		if (!generation.informer.isRunning()) {
+			scheduleReplacement(WatchStatus.ListCycle.STOPPED, "fabric8 stopped the informer");
+		}
+		else if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
+			scheduleReplacement(WatchStatus.ListCycle.FLAPPING, "the watch keeps failing ("
+					+ this.status.getReconnectsWithin(recovery.availabilityWindow()) + " reconnects in "
+					+ recovery.availabilityWindow().toSeconds() + " s)");
+		}
+		else if (notWatchingSince != null && Duration.between(notWatchingSince, this.clock.instant())
+			.compareTo(recovery.replaceStalledAfter()) > 0) {
+			scheduleReplacement(WatchStatus.ListCycle.STALLED,
+					"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
+		}
+		else if (this.status.getWatchAvailability() >= 0.9) {
+			resetBackOff();
+		}
+	}
+
+	private synchronized void resetBackOff() {
+		this.backOff = null;
+	}
+
+	/**
+	 * Stop the current fabric8 informer now and start a replacement, seeded with what
+	 * listeners have seen, after the next backoff interval. The old cache stays readable
+	 * meanwhile and nothing is requested from the API server.
+	 */
+	synchronized void scheduleReplacement(String reason, String why) {
+		ScheduledExecutorService scheduler = this.owner.getScheduler();
+		Generation generation = this.current;
+		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null) {
+			return;
+		}
+		if (this.backOff == null) {
+			this.backOff = this.owner.getRecovery().backOff().start();
+		}
+		long delay = this.backOff.nextBackOff();
+		if (delay == BackOffExecution.STOP) {
+			this.backOff = this.owner.getRecovery().backOff().start();
+			delay = this.backOff.nextBackOff();
+		}
+		generation.retire();
+		this.status.transition(InformerState.RECONNECTING, "replacing in " + delay + " ms: " + why);
+		logger.warn("Informer '" + this.definition.getName() + "'"
+				+ ((this.namespace != null) ? " in namespace " + this.namespace : "") + ": " + why
+				+ "; replacing it with a fresh informer in " + delay + " ms");
+		this.pendingReplacement = scheduler.schedule(() -> replace(reason), delay, TimeUnit.MILLISECONDS);
+	}
+
+	private synchronized void replace(String reason) {
+		this.pendingReplacement = null;
+		if (this.closed) {
+			return;
+		}
+		try {
+			this.status.resetAvailability();
+			relist(reason);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Replacing informer '" + this.definition.getName() + "' failed; trying again", ex);
+			scheduleReplacement(reason, "the replacement failed: " + ex.getMessage());
+		}
 	}
 
 	private static String describe(Throwable ex) {
@@ -222,6 +316,14 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 
 		void start() {
+			// fabric8 stops an informer for good on some errors: replace it, do not let it
+			// sit dead while health says UP
+			this.informer.stopped().whenComplete((result, ex) -> {
+				if (isActive() && NamespaceInformer.this.status.isSynced()) {
+					scheduleReplacement(WatchStatus.ListCycle.STOPPED, "fabric8 stopped the informer"
+							+ ((ex != null) ? " (" + describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
+				}
+			});
 			this.informer.start().whenComplete((result, ex) -> {
 				if (ex != null && isActive()) {
 					Throwable cause = KubernetesErrors.unwrap(ex);

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -46,6 +47,10 @@ public final class ResourceInformer<T extends HasMetadata> {
 
 	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
 
+	private final RecoveryOptions recovery;
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
 	/**
 	 * Create an informer; nothing runs until {@link #start}.
 	 * @param definition what to watch
@@ -55,6 +60,20 @@ public final class ResourceInformer<T extends HasMetadata> {
 	 */
 	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
 			RetryPolicy retryPolicy, Clock clock) {
+		this(definition, publisher, retryPolicy, RecoveryOptions.DEFAULT, clock);
+	}
+
+	/**
+	 * Create an informer; nothing runs until {@link #start}.
+	 * @param definition what to watch
+	 * @param publisher where to deliver events
+	 * @param retryPolicy what to do on errors
+	 * @param recovery when to replace a fabric8 informer that stopped working
+	 * @param clock the clock for status times
+	 */
+	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
+			RetryPolicy retryPolicy, RecoveryOptions recovery, Clock clock) {
+		this.recovery = recovery;
 		this.definition = definition;
 		this.publisher = publisher;
 		this.retryPolicy = retryPolicy;
@@ -203,6 +222,23 @@ public final class ResourceInformer<T extends HasMetadata> {
 
 	RetryPolicy getRetryPolicy() {
 		return this.retryPolicy;
+	}
+
+	RecoveryOptions getRecovery() {
+		return this.recovery;
+	}
+
+	@Nullable ScheduledExecutorService getScheduler() {
+		return this.scheduler;
+	}
+
+	/**
+	 * Use a scheduler to replace fabric8 informers that stopped working; without one (the
+	 * informer runs without a {@link WatchMonitor}) fabric8's own retries are all there is.
+	 * @param scheduler the scheduler, or {@code null} to stop replacing
+	 */
+	void useScheduler(@Nullable ScheduledExecutorService scheduler) {
+		this.scheduler = scheduler;
 	}
 
 	/**

@@ -14,14 +14,17 @@ import org.jspecify.annotations.Nullable;
  * last resourceVersion it has seen. fabric8 signals neither a watch it closes to rotate it
  * nor a lost connection it retries, so sampling is what turns them into
  * {@link InformerState#RECONNECTING}, a reconnect count and a "not watching since" time that
- * health can give grace to. Started and stopped by {@link InformerLifecycle}.
+ * health can give grace to. Its thread also runs the replacements of informers that stopped
+ * working (see {@link RecoveryOptions}). Started and stopped by {@link InformerLifecycle}.
  */
 public final class WatchMonitor {
 
 	/**
-	 * The default sampling period.
+	 * The default sampling period: often enough to see a watch that a failing server keeps
+	 * closing within a second, cheap enough for hundreds of informers (a few volatile reads
+	 * each).
 	 */
-	public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+	public static final Duration DEFAULT_PERIOD = Duration.ofMillis(250);
 
 	private static final Log logger = LogFactory.getLog(WatchMonitor.class);
 
@@ -58,6 +61,7 @@ public final class WatchMonitor {
 		});
 		long millis = this.period.toMillis();
 		executor.scheduleWithFixedDelay(this::sample, millis, millis, TimeUnit.MILLISECONDS);
+		this.registry.informers().forEach((informer) -> informer.useScheduler(executor));
 		this.executor = executor;
 	}
 
@@ -67,6 +71,7 @@ public final class WatchMonitor {
 	public synchronized void stop() {
 		ScheduledExecutorService executor = this.executor;
 		if (executor != null) {
+			this.registry.informers().forEach((informer) -> informer.useScheduler(null));
 			executor.shutdownNow();
 			try {
 				executor.awaitTermination(this.period.toMillis() * 2, TimeUnit.MILLISECONDS);

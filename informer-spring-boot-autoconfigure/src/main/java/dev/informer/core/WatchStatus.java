@@ -71,6 +71,15 @@ public final class WatchStatus {
 
 	private volatile @Nullable Instant notWatchingSince;
 
+	// the last samples of whether the watch was open, oldest overwritten first
+	private final boolean[] availability;
+
+	private int availabilityCount;
+
+	private int availabilityNext;
+
+	private final java.util.ArrayDeque<Instant> recentReconnects = new java.util.ArrayDeque<>();
+
 	private volatile @Nullable String lastResourceVersion;
 
 	private volatile @Nullable Instant resourceVersionChangedAt;
@@ -84,6 +93,12 @@ public final class WatchStatus {
 	private volatile @Nullable Instant lastResyncAt;
 
 	WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener) {
+		this(namespace, resyncPeriod, clock, listener, RecoveryOptions.DEFAULT_AVAILABILITY_SAMPLES);
+	}
+
+	WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener,
+			int availabilitySamples) {
+		this.availability = new boolean[Math.max(1, availabilitySamples)];
 		this.namespace = namespace;
 		this.resyncPeriod = resyncPeriod;
 		this.clock = clock;
@@ -406,6 +421,9 @@ public final class WatchStatus {
 				return;
 			}
 			this.watching = open;
+			this.availability[this.availabilityNext] = open;
+			this.availabilityNext = (this.availabilityNext + 1) % this.availability.length;
+			this.availabilityCount = Math.min(this.availabilityCount + 1, this.availability.length);
 			if (open) {
 				this.notWatchingSince = null;
 				if (!this.watchSeen) {
@@ -422,6 +440,10 @@ public final class WatchStatus {
 				}
 				if (isSynced()) {
 					this.reconnects.incrementAndGet();
+					this.recentReconnects.addLast(this.clock.instant());
+					if (this.recentReconnects.size() > this.availability.length) {
+						this.recentReconnects.removeFirst();
+					}
 					if (this.state == InformerState.WATCHING) {
 						change = setState(InformerState.RECONNECTING, "watch closed");
 					}
@@ -429,6 +451,59 @@ public final class WatchStatus {
 			}
 		}
 		fire(change);
+	}
+
+	/**
+	 * Return the share of the last samples (one a second, over the availability window) in
+	 * which the watch was open, or a negative value until the window is full. A watch the
+	 * server keeps failing reconnects every second or so and is open only a fraction of the
+	 * time, which a single "not watching since" never shows.
+	 * @return the availability between 0 and 1, or -1
+	 */
+	public synchronized double getWatchAvailability() {
+		if (this.availabilityCount < this.availability.length) {
+			return -1;
+		}
+		int open = 0;
+		for (boolean sample : this.availability) {
+			if (sample) {
+				open++;
+			}
+		}
+		return (double) open / this.availability.length;
+	}
+
+	/**
+	 * Return how many times the watch was seen lost within the given window.
+	 * @param window the window, ending now
+	 * @return the number of observed reconnects
+	 */
+	public synchronized int getReconnectsWithin(Duration window) {
+		Instant from = this.clock.instant().minus(window);
+		return (int) this.recentReconnects.stream().filter((at) -> at.isAfter(from)).count();
+	}
+
+	/**
+	 * Return whether the watch keeps failing: open less than the given share of the full
+	 * availability window, and lost at least three times within it. A watch the server keeps
+	 * closing with errors looks like that; a server that is down does not (its watch stays
+	 * lost, which the watch-loss grace judges).
+	 * @param minAvailability the share of time the watch must be open
+	 * @param window the availability window
+	 * @return whether the watch is flapping
+	 */
+	public boolean isFlapping(double minAvailability, Duration window) {
+		double availability = getWatchAvailability();
+		return availability >= 0 && availability < minAvailability && getReconnectsWithin(window) >= 3;
+	}
+
+	/**
+	 * Forget the availability samples: a replaced watch starts a new window.
+	 */
+	synchronized void resetAvailability() {
+		this.availabilityCount = 0;
+		this.availabilityNext = 0;
+		this.recentReconnects.clear();
 	}
 
 	/**
@@ -564,6 +639,23 @@ public final class WatchStatus {
 		 * The trigger of a relist the application asked for ({@link ResourceInformer#relist()}).
 		 */
 		public static final String MANUAL = "manual";
+
+		/**
+		 * Relist of a replacement informer: fabric8 stopped the previous one.
+		 */
+		public static final String STOPPED = "stopped";
+
+		/**
+		 * Relist of a replacement informer: the previous one's watch kept failing (open less
+		 * than half of the availability window).
+		 */
+		public static final String FLAPPING = "flapping";
+
+		/**
+		 * Relist of a replacement informer: the previous one had not been watching for
+		 * longer than {@code informer.reliability.replace-stalled-after}.
+		 */
+		public static final String STALLED = "stalled";
 
 	}
 

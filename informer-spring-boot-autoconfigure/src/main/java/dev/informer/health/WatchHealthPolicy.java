@@ -18,8 +18,9 @@ import dev.informer.core.WatchStatus;
  * so brief gaps are routine and must not flap health (nor readiness, which would take the
  * pod out of its Service).</li>
  * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when the
- * informer gave up ({@link InformerState#FAILED}), or when it has not synced within the
- * startup timeout.</li>
+ * informer gave up ({@link InformerState#FAILED}), when it has not synced within the
+ * startup timeout, or when the watch keeps failing: open less than half of the last minute
+ * and lost at least three times within the grace period ({@code WatchFlapping}).</li>
  * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
  * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
  * </ul>
@@ -98,6 +99,9 @@ public final class WatchHealthPolicy {
 			boolean late = Duration.between(started, now).compareTo(this.startupTimeout) > 0;
 			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
 					isForbidden(status.getLastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
+		}
+		if (status.isFlapping(0.5, this.watchLossGrace)) {
+			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
 		}
 		if (status.isWatching()) {
 			return WatchHealth.UP;

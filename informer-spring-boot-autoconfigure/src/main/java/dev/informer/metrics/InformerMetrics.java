@@ -59,7 +59,8 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	 * The relist reasons every watch has a counter for.
 	 */
 	static final List<String> RELIST_REASONS = List.of(WatchStatus.ListCycle.GONE, WatchStatus.ListCycle.ERROR,
-			WatchStatus.ListCycle.MANUAL);
+			WatchStatus.ListCycle.MANUAL, WatchStatus.ListCycle.STOPPED, WatchStatus.ListCycle.FLAPPING,
+			WatchStatus.ListCycle.STALLED);
 
 	private final InformerRegistry registry;
 

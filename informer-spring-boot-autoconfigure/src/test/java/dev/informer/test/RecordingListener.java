@@ -27,6 +27,14 @@ public class RecordingListener {
 		this.events.add(event);
 	}
 
+	/**
+	 * Record an event received some other way than through the context.
+	 * @param event the event
+	 */
+	public void record(ApplicationEvent event) {
+		this.events.add(event);
+	}
+
 	public List<ApplicationEvent> events() {
 		return List.copyOf(this.events);
 	}

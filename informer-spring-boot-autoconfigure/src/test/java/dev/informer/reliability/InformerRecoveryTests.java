@@ -1,0 +1,212 @@
+package dev.informer.reliability;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.core.InformerDeclaration;
+import dev.informer.core.InformerDefinition;
+import dev.informer.core.InformerEventPublisher;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.RecoveryOptions;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.WatchMonitor;
+import dev.informer.core.WatchStatus;
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.health.WatchHealth;
+import dev.informer.health.WatchHealthPolicy;
+import dev.informer.test.MockApiServer;
+import dev.informer.test.RecordingListener;
+
+import static dev.informer.reliability.WatchFaultTests.cm;
+import static dev.informer.reliability.WatchFaultTests.list;
+import static dev.informer.reliability.WatchFaultTests.watch;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Informers that stop working are replaced by fresh ones seeded from what listeners have
+ * seen, with a growing, jittered backoff between replacements (fault matrix rows 12 and 13).
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class InformerRecoveryTests {
+
+	private static final String LIST = "/api/v1/namespaces/faults/configmaps?resourceVersion=0";
+
+	private static final String RELIST = "/api/v1/namespaces/faults/configmaps";
+
+	private static final Pattern REPLACING = Pattern.compile("replacing it with a fresh informer in (\\d+) ms");
+
+	private MockApiServer mock;
+
+	@BeforeEach
+	void startServer() {
+		this.mock = MockApiServer.expectations().withCoreDiscovery();
+	}
+
+	@AfterEach
+	void stopServer() {
+		this.mock.close();
+	}
+
+	@Test
+	void aWatchTheServerKeepsClosingIsReplacedWithGrowingBackoffAndHealthGoesDown(CapturedOutput output) {
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("1", cm("a", "1"))).always();
+		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("1", cm("a", "1"))).always();
+		// a server that ends every watch at once: fabric8 re-watches immediately, forever
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(watch("1"))
+			.andUpgradeToWebSocket()
+			.open()
+			.waitFor(100)
+			.andEmit(new WatchEvent(cm("a", "1"), "ADDED"))
+			.done()
+			.always();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults",
+					"informer.reliability.watch-availability-window=6s")
+			.run((context) -> {
+				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+				WatchStatus status = informer.getStatuses().get(0);
+				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+				List<WatchHealth> seen = new ArrayList<>();
+				await().atMost(Duration.ofSeconds(40)).until(() -> {
+					seen.add(health.evaluate(informer, status, Instant.now()));
+					return status.getRelists().getOrDefault(WatchStatus.ListCycle.FLAPPING, 0L) >= 2;
+				});
+				assertThat(seen).anySatisfy((watchHealth) -> {
+					assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
+					assertThat(watchHealth.reason()).isEqualTo("WatchFlapping");
+				});
+				List<Long> delays = delays(output);
+				assertThat(delays).hasSizeGreaterThanOrEqualTo(2);
+				// 1 s then 2 s, each with up to 0.5 s of jitter
+				assertThat(delays.get(0)).isBetween(500L, 1500L);
+				assertThat(delays.get(1)).isGreaterThan(delays.get(0));
+				// the object never changed: replacements deliver nothing new
+				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
+					.isInstanceOf(ResourceAddedEvent.class);
+			});
+	}
+
+	@Test
+	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
+		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it reconnects
+		// after the Status's retryAfterSeconds or about a second, and tells the informer nothing
+		// (isWatching() stays true, the exception handler is not called)
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(watch("10"))
+			.andUpgradeToWebSocket()
+			.open()
+			.immediately()
+			.andEmit(new WatchEvent(new StatusBuilder().withCode(500).withReason("InternalError").withMessage("boom").build(),
+					"ERROR"))
+			.done()
+			.always();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults")
+			.run((context) -> {
+				int before = this.mock.server().getRequestCount();
+				long started = System.nanoTime();
+				await().atMost(Duration.ofSeconds(20)).until(() -> this.mock.server().getRequestCount() - before >= 5);
+				long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+				// five reconnects cannot happen in less than about four seconds: no hot loop
+				assertThat(elapsedMillis).isGreaterThan(3000);
+				assertThat(context.getBean(RecordingListener.class).resourceEvents()).hasSize(1);
+				assertThat(context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isOne();
+			});
+	}
+
+	@Test
+	void anInformerFabric8StopsIsReplacedAndDeliversOnlyWhatChanged() throws Exception {
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"), cm("b", "2"))).once();
+		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("30", cm("a", "1"), cm("b", "7"))).always();
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("30", cm("a", "1"), cm("b", "7"))).always();
+		// an event that does not deserialize into a ConfigMap: fabric8 hands it to the
+		// exception handler, and this policy tells it to give up, so fabric8 stops the informer
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(watch("10"))
+			.andUpgradeToWebSocket()
+			.open()
+			.waitFor(100)
+			.andEmit("{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+					+ "\"metadata\":{\"name\":\"b\",\"namespace\":\"faults\",\"resourceVersion\":\"20\"},\"data\":\"not a map\"}}")
+			.done()
+			.once();
+		this.mock.server().expect().get().withPath(watch("30")).andUpgradeToWebSocket().open().done().always();
+		RecordingListener listener = new RecordingListener();
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener((ResourceEvent<?> event) -> listener.record(event));
+		ResourceInformer<ConfigMap> informer = new ResourceInformer<>(
+				new InformerDefinition<>(InformerDeclaration.builder("configmaps")
+					.apiVersion("v1")
+					.kind("ConfigMap")
+					.namespaces(List.of("faults"))
+					.build(), ConfigMap.class, "configmaps", true),
+				publisher, (started, ex) -> !started, RecoveryOptions.DEFAULT, Clock.systemUTC());
+		InformerRegistry registry = new InformerRegistry(List.of(informer));
+		WatchMonitor monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
+		try {
+			informer.start(this.mock.client(), List.of()).get();
+			monitor.start();
+			WatchStatus status = informer.getStatuses().get(0);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STOPPED, 0L) == 1
+						&& listener.events(ResourceUpdatedEvent.class).size() == 1);
+			assertThat(status.getLastError()).isNotNull();
+			assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
+					+ event.getName() + " " + event.getResourceVersion())
+				.containsExactly("ResourceAddedEvent a 1", "ResourceAddedEvent b 2", "ResourceUpdatedEvent b 7");
+			assertThat(informer.getCache().get("faults", "b")).hasValueSatisfying(
+					(cached) -> assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("7"));
+		}
+		finally {
+			monitor.stop();
+			informer.stop();
+		}
+	}
+
+	private static List<Long> delays(CapturedOutput output) {
+		List<Long> delays = new ArrayList<>();
+		Matcher matcher = REPLACING.matcher(output.getOut());
+		while (matcher.find()) {
+			delays.add(Long.parseLong(matcher.group(1)));
+		}
+		return delays;
+	}
+
+}
