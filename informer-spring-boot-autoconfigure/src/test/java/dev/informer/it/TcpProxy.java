@@ -3,6 +3,7 @@ package dev.informer.it;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -11,7 +12,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A loopback TCP proxy between a client and the API server, so tests can cut the connection
@@ -60,6 +63,22 @@ public final class TcpProxy implements AutoCloseable {
 		return socket;
 	}
 
+	// right after a close the kernel may still hold the port for a moment
+	private ServerSocket listenAgain() throws IOException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (true) {
+			try {
+				return listen(this.port);
+			}
+			catch (BindException ex) {
+				if (System.nanoTime() > deadline) {
+					throw ex;
+				}
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+			}
+		}
+	}
+
 	public int getPort() {
 		return this.port;
 	}
@@ -89,7 +108,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * Accept and forward connections again, on the same port.
 	 */
 	public synchronized void restore() throws IOException {
-		this.listener = listen(this.port);
+		this.listener = listenAgain();
 		this.cut = false;
 		this.threads.execute(this::acceptLoop);
 	}

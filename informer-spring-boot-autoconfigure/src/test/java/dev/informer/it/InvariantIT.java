@@ -1,0 +1,87 @@
+package dev.informer.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.time.Duration;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.core.InformerRegistry;
+import dev.informer.test.InvariantListener;
+import dev.informer.test.RandomChanges;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The delivery invariant on the real API server: random changes interleaved with dropped
+ * connections (the watch resumes from its resourceVersion) and relists. Override the seed
+ * with {@code -Dinformer.invariant.seed=N}; a failure prints it.
+ */
+class InvariantIT {
+
+	private static final long SEED = Long.getLong("informer.invariant.seed", 20261129L);
+
+	@Test
+	void deliveredEventsReplayToTheServersStateDespiteDropsAndRelists() throws Exception {
+		RealApiServer server = RealApiServer.get();
+		URI api = URI.create(server.getMasterUrl());
+		Config proxied = server.adminConfig();
+		try (KubernetesClient admin = server.adminClient();
+				TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort())) {
+			proxied.setMasterUrl("https://127.0.0.1:" + proxy.getPort());
+			admin.namespaces()
+				.resource(new NamespaceBuilder().withNewMetadata().withName("it-invariant").endMetadata().build())
+				.serverSideApply();
+			try (KubernetesClient informerClient = new KubernetesClientBuilder().withConfig(proxied).build()) {
+				new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+					.withBean(KubernetesClient.class, () -> informerClient,
+							(definition) -> definition.setDestroyMethodName(""))
+					.withBean(InvariantListener.class)
+					.withPropertyValues("informer.resources.configmaps.api-version=v1",
+							"informer.resources.configmaps.kind=ConfigMap",
+							"informer.resources.configmaps.namespaces=it-invariant",
+							"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
+					.run((context) -> {
+						InvariantListener listener = context.getBean(InvariantListener.class);
+						InformerRegistry registry = context.getBean(InformerRegistry.class);
+						RandomChanges changes = new RandomChanges(admin, "it-invariant", SEED, 30);
+						changes.run(800, 60, (dice) -> {
+							if (dice < 70) {
+								drop(proxy);
+							}
+							else {
+								registry.informer("configmaps").relist();
+							}
+						});
+						String seed = "seed " + SEED + " (rerun with -Dinformer.invariant.seed=" + SEED + ")";
+						await().atMost(Duration.ofSeconds(90))
+							.untilAsserted(
+									() -> assertThat(listener.applied()).as(seed).isEqualTo(changes.serverState()));
+						assertThat(listener.violations()).as(seed).isEmpty();
+						assertThat(proxy.getAccepted()).as("the watch reconnected through the proxy").isGreaterThan(1);
+					});
+			}
+		}
+	}
+
+	private static void drop(TcpProxy proxy) {
+		try {
+			proxy.cut();
+			proxy.restore();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
