@@ -1,10 +1,18 @@
 package dev.informer.it;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
@@ -12,19 +20,46 @@ import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.util.FileSystemUtils;
 
 /**
  * One real kube-apiserver and etcd for all integration tests of a JVM, started by
  * {@code io.fabric8:kube-api-test} in offline mode from binaries that
  * {@code scripts/envtest.sh} builds from pinned Go modules.
  * <p>
+ * Tests that need other server flags start a dedicated server with {@link #startDedicated}.
+ * Every server keeps an audit log of the list and watch requests clients make
+ * ({@link #requests}), so tests can check the parameters a client sent.
+ * <p>
  * Without binaries the tests are skipped with instructions, unless
  * {@code INFORMER_REQUIRE_APISERVER=true} (set by CI), which makes absence a failure.
  */
-public final class RealApiServer {
+public final class RealApiServer implements AutoCloseable {
 
 	private static final String REQUIRE = "INFORMER_REQUIRE_APISERVER";
+
+	/**
+	 * Records the list and watch requests of clients, not those of the server's own loopback
+	 * client: a line when the response starts (watches only) and one when it completes.
+	 */
+	private static final String AUDIT_POLICY = """
+			apiVersion: audit.k8s.io/v1
+			kind: Policy
+			omitStages: ["RequestReceived"]
+			rules:
+			- level: None
+			  users: ["system:apiserver"]
+			- level: Metadata
+			  verbs: ["list", "watch"]
+			- level: None
+			""";
+
+	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private static RealApiServer instance;
 
@@ -34,10 +69,18 @@ public final class RealApiServer {
 
 	private final String version;
 
-	private RealApiServer(KubeAPIServer server, Config config, String version) {
+	private final Path auditDir;
+
+	private final boolean shared;
+
+	private final AtomicBoolean stopped = new AtomicBoolean();
+
+	private RealApiServer(KubeAPIServer server, Config config, String version, Path auditDir, boolean shared) {
 		this.server = server;
 		this.config = config;
 		this.version = version;
+		this.auditDir = auditDir;
+		this.shared = shared;
 	}
 
 	/**
@@ -47,32 +90,74 @@ public final class RealApiServer {
 	 */
 	public static synchronized RealApiServer get() {
 		if (instance == null) {
-			Path dir = binaryRoot();
-			Optional<String> version = installedVersion(dir);
-			if (version.isEmpty()) {
-				String message = "No kube-apiserver/etcd binaries under " + dir.resolve("k8s")
-						+ "; build them with 'bash scripts/envtest.sh' (about 10 minutes the first time)";
-				if (Boolean.parseBoolean(System.getenv(REQUIRE))) {
-					throw new IllegalStateException(message + " (" + REQUIRE + "=true)");
-				}
-				Assumptions.abort(message);
-			}
-			KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-				.withTestDir(dir.toString())
-				.withApiServerVersion(version.get())
-				.withOfflineMode(true)
-				.withUpdateKubeConfig(false)
-				.withStartupTimeout(120_000)
-				// serve on loopback only; also works where the machine has no default route
-				.withApiServerFlag("--bind-address", "127.0.0.1")
-				.withApiServerFlag("--advertise-address", "127.0.0.1")
-				.withApiServerFlag("--endpoint-reconciler-type", "none")
-				.build());
-			server.start();
+			RealApiServer server = start(List.of(), true);
 			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
-			instance = new RealApiServer(server, Config.fromKubeconfig(server.getKubeConfigYaml()), version.get());
+			instance = server;
 		}
 		return instance;
+	}
+
+	/**
+	 * Start a server of its own, for tests that need flags the shared one must not have (for
+	 * example {@code --watch-cache=false}); {@link #close()} stops it. It shares the
+	 * certificates of the shared server and picks its own random ports, so both can run at
+	 * once.
+	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
+	 * @return the started server
+	 */
+	public static RealApiServer startDedicated(String... flags) {
+		RealApiServer server = start(List.of(flags), false);
+		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
+		return server;
+	}
+
+	private static RealApiServer start(List<String> flags, boolean shared) {
+		Path dir = binaryRoot();
+		Optional<String> version = installedVersion(dir);
+		if (version.isEmpty()) {
+			String message = "No kube-apiserver/etcd binaries under " + dir.resolve("k8s")
+					+ "; build them with 'bash scripts/envtest.sh' (about 10 minutes the first time)";
+			if (Boolean.parseBoolean(System.getenv(REQUIRE))) {
+				throw new IllegalStateException(message + " (" + REQUIRE + "=true)");
+			}
+			Assumptions.abort(message);
+		}
+		Path auditDir = createAuditDir();
+		KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig()
+			.withTestDir(dir.toString())
+			.withApiServerVersion(version.get())
+			.withOfflineMode(true)
+			.withUpdateKubeConfig(false)
+			.withStartupTimeout(120_000)
+			// serve on loopback only; also works where the machine has no default route
+			.withApiServerFlag("--bind-address", "127.0.0.1")
+			.withApiServerFlag("--advertise-address", "127.0.0.1")
+			.withApiServerFlag("--endpoint-reconciler-type", "none")
+			// what clients asked for, as the server saw it (TLS hides it from a proxy)
+			.withApiServerFlag("--audit-policy-file", auditDir.resolve("policy.yaml").toString())
+			.withApiServerFlag("--audit-log-path", auditDir.resolve("audit.log").toString())
+			.withApiServerFlags(flags);
+		KubeAPIServer server = new KubeAPIServer(config.build());
+		try {
+			server.start();
+		}
+		catch (RuntimeException ex) {
+			FileSystemUtils.deleteRecursively(auditDir.toFile());
+			throw ex;
+		}
+		Config clientConfig = Config.fromKubeconfig(server.getKubeConfigYaml());
+		return new RealApiServer(server, clientConfig, version.get(), auditDir, shared);
+	}
+
+	private static Path createAuditDir() {
+		try {
+			Path dir = Files.createTempDirectory("kube-apiserver-audit");
+			Files.writeString(dir.resolve("policy.yaml"), AUDIT_POLICY);
+			return dir;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	static Path binaryRoot() {
@@ -128,6 +213,86 @@ public final class RealApiServer {
 
 	public String getMasterUrl() {
 		return this.config.getMasterUrl();
+	}
+
+	/**
+	 * Return the requests of one verb that clients made for a resource in a namespace, in the
+	 * order the server answered them, from the server's audit log.
+	 * @param verb {@code list} or {@code watch}
+	 * @param resource the resource, for example {@code configmaps}
+	 * @param namespace the namespace
+	 * @return the requests
+	 */
+	public List<ApiRequest> requests(String verb, String resource, String namespace) {
+		Path log = this.auditDir.resolve("audit.log");
+		if (!Files.exists(log)) {
+			return List.of();
+		}
+		Map<String, ApiRequest> requests = new LinkedHashMap<>();
+		try (Stream<String> lines = Files.lines(log)) {
+			// the last line may be half written
+			lines.filter((line) -> line.endsWith("}")).map(json::readTree).forEach((event) -> {
+				JsonNode object = event.path("objectRef");
+				if (verb.equals(event.path("verb").asString()) && resource.equals(object.path("resource").asString())
+						&& namespace.equals(object.path("namespace").asString())) {
+					// a watch is logged when its response starts and again when it ends
+					requests.putIfAbsent(event.path("auditID").asString(),
+							new ApiRequest(verb, URI.create(event.path("requestURI").asString())));
+				}
+			});
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return List.copyOf(requests.values());
+	}
+
+	/**
+	 * Stop a server started with {@link #startDedicated}; the shared server stops with the
+	 * JVM.
+	 */
+	@Override
+	public void close() {
+		if (!this.shared) {
+			stop();
+		}
+	}
+
+	private void stop() {
+		if (this.stopped.compareAndSet(false, true)) {
+			this.server.stop();
+			FileSystemUtils.deleteRecursively(this.auditDir.toFile());
+		}
+	}
+
+	/**
+	 * A request a client made, as the API server logged it.
+	 *
+	 * @param verb the verb
+	 * @param uri the path and query
+	 */
+	public record ApiRequest(String verb, URI uri) {
+
+		/**
+		 * Return one query parameter.
+		 * @param name the parameter
+		 * @return the decoded value, or {@code null} if absent
+		 */
+		public @Nullable String parameter(String name) {
+			String query = this.uri.getRawQuery();
+			if (query == null) {
+				return null;
+			}
+			for (String pair : query.split("&")) {
+				int equals = pair.indexOf('=');
+				String key = (equals >= 0) ? pair.substring(0, equals) : pair;
+				if (key.equals(name)) {
+					return (equals >= 0) ? URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8) : "";
+				}
+			}
+			return null;
+		}
+
 	}
 
 }
