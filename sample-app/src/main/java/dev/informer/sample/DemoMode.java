@@ -1,34 +1,37 @@
 package dev.informer.sample;
 
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Optional;
 
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.SpringApplication;
-import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.support.GenericApplicationContext;
+
+import dev.informer.core.InformerRegistry;
 
 /**
- * Demo mode: when no cluster answers (a fresh machine), start fabric8's mock API server in
- * CRUD mode, hand the application a client for it, seed objects and keep changing them so
- * every event type shows within seconds.
+ * Demo mode: when no cluster answers (a fresh machine), start an embedded API server, hand
+ * the application a client for it, seed objects and keep changing them so that every event
+ * type shows within seconds.
+ * <p>
+ * The embedded server is a real kube-apiserver with etcd when {@code scripts/envtest.sh} has
+ * built their binaries (under {@code ~/.kubeapitest}, or {@code KUBEAPITEST_DIR}), otherwise
+ * fabric8's mock API server. The mode comes from {@code -Ddemo} or {@code DEMO}:
+ * <ul>
+ * <li>{@code auto} (default): demo only when no cluster answers, on the best server available</li>
+ * <li>{@code true}: demo even if a cluster answers</li>
+ * <li>{@code real} / {@code mock}: demo on that server ({@code real} fails without binaries)</li>
+ * <li>{@code false}: never; a cluster is required</li>
+ * </ul>
  */
 final class DemoMode {
 
@@ -37,36 +40,69 @@ final class DemoMode {
 	private DemoMode() {
 	}
 
-	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
-	static void applyIfNoCluster(SpringApplication application) {
-		String mode = System.getProperty("demo", System.getenv().getOrDefault("DEMO", "auto"));
+	/**
+	 * Return the mode requested by {@code -Ddemo} or the {@code DEMO} environment variable.
+	 */
+	static String requested() {
+		return System.getProperty("demo", System.getenv().getOrDefault("DEMO", "auto"));
+	}
+
+	/**
+	 * Prepare {@code application} for demo mode if {@code mode} asks for it.
+	 * @param application the application, not yet run
+	 * @param mode {@code auto}, {@code true}, {@code false}, {@code real} or {@code mock}
+	 */
+	static void apply(SpringApplication application, String mode) {
 		if ("false".equals(mode) || ("auto".equals(mode) && clusterAnswers())) {
 			return;
 		}
-		KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
-				new MockWebServer(), new java.util.HashMap<>(), new KubernetesMixedDispatcher(new java.util.HashMap<>()),
-				false);
-		server.init();
-		KubernetesClient client = server.createClient();
-		logger.warn("DEMO MODE: no Kubernetes cluster answered, so this run uses an embedded fabric8 MOCK API server at "
-				+ client.getMasterUrl() + " (not a real kube-apiserver). Set -Ddemo=false to require a cluster.");
-		seed(client);
+		DemoApiServer server = start(mode);
+		logger.warn("DEMO MODE: " + (("auto".equals(mode)) ? "no Kubernetes cluster answered, so " : "")
+				+ "this run uses an embedded API server at " + server.client().getMasterUrl() + ": "
+				+ server.describe() + ". Set -Ddemo=false to require a cluster.");
+		DemoTraffic traffic = new DemoTraffic(server.client());
+		try {
+			traffic.seed(server.isReal());
+		}
+		catch (RuntimeException ex) {
+			server.close();
+			throw ex;
+		}
 		application.setAdditionalProfiles("demo");
 		application.addInitializers((context) -> {
-			context.getBeanFactory().registerSingleton("demoKubernetesClient", client);
-			ScheduledExecutorService traffic = Executors.newSingleThreadScheduledExecutor((task) -> {
-				Thread thread = new Thread(task, "demo-traffic");
-				thread.setDaemon(true);
-				return thread;
-			});
-			AtomicInteger tick = new AtomicInteger();
-			traffic.scheduleWithFixedDelay(() -> change(client, tick.incrementAndGet()), 3, 2, TimeUnit.SECONDS);
-			context.addApplicationListener((ContextClosedEvent event) -> {
-				traffic.shutdownNow();
-				client.close();
-				server.destroy();
-			});
+			GenericApplicationContext beans = (GenericApplicationContext) context;
+			// destroyed after the informers stopped (lifecycle stop precedes bean destruction)
+			beans.registerBean("demoApiServer", DemoApiServer.class, server::handOver);
+			beans.registerBean("demoKubernetesClient", KubernetesClient.class, server::client,
+					(definition) -> {
+						definition.setDependsOn("demoApiServer");
+						definition.setDestroyMethodName(""); // the server closes it
+					});
+			context.addApplicationListener((ApplicationReadyEvent event) -> traffic
+				.start(event.getApplicationContext().getBean(InformerRegistry.class)));
+			// first thing on shutdown: no change is made while informers and the server stop
+			context.addApplicationListener((ContextClosedEvent event) -> traffic.close());
 		});
+	}
+
+	private static DemoApiServer start(String mode) {
+		Path root = DemoApiServer.binaryRoot();
+		Optional<String> version = DemoApiServer.installedVersion(root);
+		if ("mock".equals(mode)) {
+			return DemoApiServer.mock();
+		}
+		if (version.isPresent()) {
+			logger.info("Starting kube-apiserver " + version.get() + " and etcd from " + root
+					+ " (takes a few seconds)");
+			return DemoApiServer.real(root, version.get());
+		}
+		String missing = "No kube-apiserver/etcd binaries under " + root.resolve("k8s")
+				+ "; build them with 'bash scripts/envtest.sh'";
+		if ("real".equals(mode)) {
+			throw new IllegalStateException(missing + " (-Ddemo=real requires them)");
+		}
+		logger.info(missing + " to run the demo on a real API server; using fabric8's mock API server");
+		return DemoApiServer.mock();
 	}
 
 	private static boolean clusterAnswers() {
@@ -80,53 +116,6 @@ final class DemoMode {
 		}
 		catch (RuntimeException ex) {
 			return false;
-		}
-	}
-
-	private static void seed(KubernetesClient client) {
-		for (String namespace : new String[] { "default", "team-a" }) {
-			client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-				.create();
-		}
-		for (int i = 1; i <= 3; i++) {
-			client.configMaps()
-				.resource(new ConfigMapBuilder().withNewMetadata()
-					.withNamespace("default")
-					.withName("settings-" + i)
-					.withLabels(Map.of("app", "web"))
-					.endMetadata()
-					.withData(Map.of("revision", "0"))
-					.build())
-				.create();
-		}
-	}
-
-	private static void change(KubernetesClient client, int tick) {
-		try {
-			String name = "settings-" + (tick % 3 + 1);
-			switch (tick % 4) {
-				case 0 -> client.configMaps()
-					.resource(new ConfigMapBuilder().withNewMetadata()
-						.withNamespace("team-a")
-						.withName("feature-" + tick)
-						.withLabels(Map.of("app", "api"))
-						.endMetadata()
-						.withData(Map.of("enabled", "true"))
-						.build())
-					.create();
-				case 1 -> client.configMaps().inNamespace("default").withName(name).edit((cm) -> {
-					cm.getData().put("revision", Integer.toString(tick));
-					return cm;
-				});
-				case 2 -> client.configMaps().inNamespace("team-a").withName("feature-" + (tick - 2)).delete();
-				default -> client.configMaps().inNamespace("default").withName(name).edit((cm) -> {
-					cm.getData().put("revision", Integer.toString(tick));
-					return cm;
-				});
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Demo change " + tick + " failed", ex);
 		}
 	}
 

@@ -1,0 +1,68 @@
+package dev.informer.sample;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import java.time.Duration;
+
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+
+/**
+ * Once the application is ready, logs the URLs worth opening, with the actual port.
+ */
+@Component
+class WhereToLook {
+
+	private static final Log logger = LogFactory.getLog(WhereToLook.class);
+
+	private final ObjectProvider<DemoApiServer> demo;
+
+	private final InformerRegistry informers;
+
+	WhereToLook(ObjectProvider<DemoApiServer> demo, InformerRegistry informers) {
+		this.demo = demo;
+		this.informers = informers;
+	}
+
+	@EventListener
+	void on(ApplicationReadyEvent event) {
+		if (!(event.getApplicationContext() instanceof WebServerApplicationContext web)) {
+			return;
+		}
+		String base = "http://localhost:" + web.getWebServer().getPort();
+		StringBuilder message = new StringBuilder();
+		DemoApiServer server = this.demo.getIfAvailable();
+		if (server != null) {
+			message.append("DEMO MODE on ").append(server.describe()).append(". Every ")
+				.append(DemoTraffic.PERIOD_SECONDS)
+				.append(" s one object changes; 'configmaps' is relisted after ")
+				.append(DemoTraffic.RELIST_TICK * DemoTraffic.PERIOD_SECONDS)
+				.append(" s.\n");
+		}
+		for (ResourceInformer<?> informer : this.informers.informers()) {
+			Duration resync = informer.getDefinition().getDeclaration().getResyncPeriod();
+			if (!resync.isZero()) {
+				message.append("'").append(informer.getName()).append("' resyncs every ").append(resync.toSeconds())
+					.append(" s.\n");
+			}
+		}
+		message.append("Informers are synced. Look at:\n")
+			.append("  ").append(base).append("/actuator/health             health, one component per informer\n")
+			.append("  ").append(base).append("/actuator/health/readiness   what the readiness probe sees\n")
+			.append("  ").append(base).append("/actuator/informers          watch state, counters, last list and resync\n")
+			.append("  ").append(base).append("/actuator/prometheus         informer_* metrics\n")
+			.append("  ").append(base).append("/widgets                     Widgets from the informer cache\n")
+			.append("Stop with Ctrl-C.");
+		logger.info(message);
+	}
+
+}
