@@ -357,8 +357,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 				return;
 			}
 			if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
-				NamespaceInformer.this.synced.complete(null);
+				// publish the synced event before startup, which waits on the future, goes on
 				NamespaceInformer.this.owner.namespaceSynced();
+				NamespaceInformer.this.synced.complete(null);
 			}
 			this.listed.complete(null);
 		}
