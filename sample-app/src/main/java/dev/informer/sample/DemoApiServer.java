@@ -63,7 +63,14 @@ abstract class DemoApiServer implements AutoCloseable {
 			.withApiServerFlag("--advertise-address", "127.0.0.1")
 			.withApiServerFlag("--endpoint-reconciler-type", "none")
 			.build());
-		server.start();
+		try {
+			server.start();
+		}
+		catch (RuntimeException ex) {
+			// kube-api-test leaves etcd running when kube-apiserver fails to start
+			server.stop();
+			throw ex;
+		}
 		AtomicBoolean stopped = new AtomicBoolean();
 		Runnable stop = () -> {
 			if (stopped.compareAndSet(false, true)) {

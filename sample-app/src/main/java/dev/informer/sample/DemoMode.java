@@ -94,7 +94,17 @@ final class DemoMode {
 		if (version.isPresent()) {
 			logger.info("Starting kube-apiserver " + version.get() + " and etcd from " + root
 					+ " (takes a few seconds)");
-			return DemoApiServer.real(root, version.get());
+			try {
+				return DemoApiServer.real(root, version.get());
+			}
+			catch (RuntimeException ex) {
+				if ("real".equals(mode)) {
+					throw ex;
+				}
+				logger.warn("The real API server did not start (" + ex.getMessage()
+						+ "); using fabric8's mock API server instead");
+				return DemoApiServer.mock();
+			}
 		}
 		String missing = "No kube-apiserver/etcd binaries under " + root.resolve("k8s")
 				+ "; build them with 'bash scripts/envtest.sh'";

@@ -26,7 +26,7 @@ class RealDemoModeIT extends DemoModeScenario {
 			}
 			Assumptions.abort(message);
 		}
-		start("true");
+		start("real");
 	}
 
 	@Override
