@@ -144,6 +144,14 @@ final class Summary {
 		return new Stat(size, subject, metric, median, sorted[0], sorted[n - 1], n);
 	}
 
+	/**
+	 * Every measurement, derived ones (heap per object) included.
+	 * @return the measurements
+	 */
+	List<Measurement> measurements() {
+		return this.measurements;
+	}
+
 	List<Stat> stats() {
 		return this.stats;
 	}
