@@ -1,0 +1,74 @@
+package dev.informer.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs every benchmark and prints the table; writes results.json, results.csv, results.png
+ * and results.md to the output directory ({@code target} by default). See {@link Options}.
+ */
+public final class BenchmarkMain {
+
+	private BenchmarkMain() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		System.setProperty("java.awt.headless", "true");
+		Options options = Options.parse(args);
+		Report report = run(options);
+		System.out.println();
+		System.out.println(report.table());
+		System.out.println("Written: " + options.output().toAbsolutePath().resolve("results.{json,csv,png,md}"));
+		// fabric8 and the API server leave non-daemon threads behind
+		System.exit(0);
+	}
+
+	static Report run(Options options) throws Exception {
+		List<Subject> subjects = List.of(new WriterOnlySubject(), new RawFabric8Subject(), StarterSubject.minimal(),
+				StarterSubject.minimalKeepingManagedFields(), StarterSubject.full());
+		Map<String, String> context = new LinkedHashMap<>();
+		context.put("mode", options.smoke() ? "SMOKE (tiny workload; numbers prove the harness only)" : "full");
+		Summary summary;
+		try (ApiServer server = ApiServer.start(options.mock())) {
+			Harness.log("API server: %s", server.label());
+			context.put("server", server.label());
+			context.put("machine", machine());
+			context.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " "
+					+ String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+						.filter((arg) -> arg.startsWith("-X")).toList()));
+			context.put("workload", "sizes " + options.sizes() + " ConfigMaps of ~1 KiB; stream " + options.streamEvents()
+					+ " updates by " + options.writers() + " writers; latency " + options.latencyEvents() + " updates at "
+					+ options.latencyRate() + "/s; " + options.warmups() + " warm-up + " + options.repetitions()
+					+ " repetitions, subject order rotated and reversed between repetitions");
+			summary = new Summary(new Harness(options, server, subjects).run());
+		}
+		List<PublishJmh.Score> jmh = options.jmh() ? PublishJmh.run(options.smoke()) : List.of();
+		Report report = new Report(context, subjects, summary, jmh);
+		report.write(options.output());
+		return report;
+	}
+
+	private static String machine() {
+		String model = "unknown CPU";
+		try {
+			model = Files.readAllLines(Path.of("/proc/cpuinfo"))
+				.stream()
+				.filter((line) -> line.startsWith("model name"))
+				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
+				.findFirst()
+				.orElse(model);
+		}
+		catch (Exception ex) {
+			// not Linux
+		}
+		long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+			.getTotalMemorySize();
+		return Runtime.getRuntime().availableProcessors() + " CPUs, " + model + ", "
+				+ (memory >> 30) + " GiB RAM, " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
+	}
+
+}

@@ -1,0 +1,95 @@
+package dev.informer.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.event.EventListener;
+
+import dev.informer.core.InformerEventPublisher;
+import dev.informer.event.ResourceUpdatedEvent;
+
+/**
+ * The starter's publish path alone, as a fabric8 update callback runs it: build the
+ * {@link ResourceUpdatedEvent}, find its listeners, invoke the one no-op
+ * {@code @EventListener} of an application context, with or without a SpEL condition.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class PublishBenchmark {
+
+	@Param({ "none", "spel" })
+	public String condition;
+
+	private AnnotationConfigApplicationContext context;
+
+	private InformerEventPublisher publisher;
+
+	private ConfigMap oldResource;
+
+	private ConfigMap newResource;
+
+	@Setup(Level.Trial)
+	public void setUp() {
+		this.context = new AnnotationConfigApplicationContext(
+				"spel".equals(this.condition) ? ConditionalListener.class : PlainListener.class);
+		this.publisher = new InformerEventPublisher();
+		this.publisher.addListenersOf(this.context);
+		this.oldResource = Workload.configMap("default", "cm-000001");
+		this.oldResource.getMetadata().setResourceVersion("1");
+		this.newResource = Workload.configMap("default", "cm-000001");
+		this.newResource.getMetadata().setResourceVersion("2");
+	}
+
+	@TearDown(Level.Trial)
+	public void tearDown() {
+		this.context.close();
+	}
+
+	@Benchmark
+	public int publish() {
+		return this.publisher.publish(
+				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, this.oldResource, this.newResource));
+	}
+
+	/**
+	 * Listener without condition.
+	 */
+	public static class PlainListener {
+
+		volatile Object last;
+
+		@EventListener
+		void on(ResourceUpdatedEvent<ConfigMap> event) {
+			this.last = event;
+		}
+
+	}
+
+	/**
+	 * Listener with a SpEL condition that holds.
+	 */
+	public static class ConditionalListener {
+
+		volatile Object last;
+
+		@EventListener(condition = "#event.namespace == 'default'")
+		void on(ResourceUpdatedEvent<ConfigMap> event) {
+			this.last = event;
+		}
+
+	}
+
+}

@@ -1,0 +1,196 @@
+package dev.informer.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.DoubleBinaryOperator;
+
+/**
+ * Medians with their spread (min to max over repetitions) of every measurement, and the
+ * ratios between subjects, paired by repetition (the subjects of one repetition ran back to
+ * back, so pairing cancels slow drift).
+ */
+final class Summary {
+
+	/**
+	 * One statistic.
+	 *
+	 * @param size the workload size
+	 * @param subject the subject (or ratio name)
+	 * @param metric the metric
+	 * @param median the median
+	 * @param min the lowest value
+	 * @param max the highest value
+	 * @param n the number of values
+	 */
+	record Stat(int size, String subject, String metric, double median, double min, double max, int n) {
+	}
+
+	/**
+	 * A ratio between subjects with its target.
+	 *
+	 * @param stat the ratio's statistic; its subject is the ratio's name, e.g. "b/a"
+	 * @param target the target (the ratio should be at most this), or NaN
+	 */
+	record Ratio(Stat stat, double target) {
+
+		String verdict() {
+			if (Double.isNaN(this.target)) {
+				return "";
+			}
+			if (this.stat.median() <= this.target) {
+				return (this.stat.max() <= this.target) ? "met" : "met (median; spread crosses)";
+			}
+			return (this.stat.min() <= this.target) ? "MISSED (median; spread crosses)" : "MISSED";
+		}
+
+	}
+
+	private final List<Measurement> measurements;
+
+	private final List<Stat> stats = new ArrayList<>();
+
+	private final List<Ratio> ratios = new ArrayList<>();
+
+	Summary(List<Measurement> input) {
+		this.measurements = new ArrayList<>(input);
+		derivePerObjectHeap();
+		Map<String, List<Measurement>> groups = new LinkedHashMap<>();
+		for (Measurement m : this.measurements) {
+			groups.computeIfAbsent(m.size() + "|" + m.subject() + "|" + m.metric(), (k) -> new ArrayList<>()).add(m);
+		}
+		groups.values().forEach((group) -> {
+			Measurement first = group.get(0);
+			this.stats.add(stat(first.size(), first.subject(), first.metric(),
+					group.stream().mapToDouble(Measurement::value).toArray()));
+		});
+		deriveRatios();
+	}
+
+	private void derivePerObjectHeap() {
+		List<Measurement> derived = new ArrayList<>();
+		for (Measurement m : this.measurements) {
+			if (!m.metric().equals(Measurement.HEAP_DELTA_BYTES) || m.size() == 0) {
+				continue;
+			}
+			double fixed = Harness.DECODE.equals(m.subject()) ? 0 : find(0, m.subject(), m.repetition(),
+					Measurement.HEAP_DELTA_BYTES);
+			if (!Double.isNaN(fixed)) {
+				derived.add(new Measurement(m.size(), m.subject(), m.repetition(), Measurement.HEAP_BYTES_PER_OBJECT,
+						(m.value() - fixed) / m.size()));
+			}
+		}
+		this.measurements.addAll(derived);
+	}
+
+	private double find(int size, String subject, int rep, String metric) {
+		return this.measurements.stream()
+			.filter((m) -> m.size() == size && m.subject().equals(subject) && m.repetition() == rep
+					&& m.metric().equals(metric))
+			.mapToDouble(Measurement::value)
+			.findFirst()
+			.orElse(Double.NaN);
+	}
+
+	private void deriveRatios() {
+		DoubleBinaryOperator cost = (x, y) -> x / y;
+		DoubleBinaryOperator inverse = (x, y) -> y / x;
+		for (int size : this.measurements.stream().mapToInt(Measurement::size).distinct().filter((s) -> s > 0).toArray()) {
+			ratio(size, Measurement.SYNC_MS, "b", "a", cost, 1.05);
+			ratio(size, Measurement.SYNC_MS, "c", "a", cost, 1.15);
+			ratio(size, Measurement.SYNC_MS, "a", Harness.DECODE, cost, Double.NaN);
+			// throughput as a cost: time per delivered event
+			ratio(size, Measurement.STREAM_EVENTS_PER_S, "b", "a", inverse, 1.05);
+			ratio(size, Measurement.STREAM_EVENTS_PER_S, "c", "a", inverse, 1.15);
+			ratio(size, Measurement.STREAM_EVENTS_PER_S, "a", Harness.DECODE, inverse, Double.NaN);
+			ratio(size, Measurement.CPU_US_PER_EVENT, "b", "a", cost, 1.05);
+			ratio(size, Measurement.CPU_US_PER_EVENT, "c", "a", cost, 1.15);
+			ratio(size, Measurement.CPU_US_PER_EVENT, "a", Harness.DECODE, cost, Double.NaN);
+			ratio(size, Measurement.LATENCY_P50_MS, "b", "a", cost, Double.NaN);
+			ratio(size, Measurement.LATENCY_P50_MS, "c", "a", cost, Double.NaN);
+			ratio(size, Measurement.LATENCY_P99_MS, "b", "a", cost, Double.NaN);
+			ratio(size, Measurement.LATENCY_P99_MS, "c", "a", cost, Double.NaN);
+			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b-keep", "a", cost, 1.02);
+			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b", "a", cost, 0.6);
+			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "c", "a", cost, Double.NaN);
+			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "a", Harness.DECODE, cost, Double.NaN);
+		}
+	}
+
+	private void ratio(int size, String metric, String numerator, String denominator, DoubleBinaryOperator op,
+			double target) {
+		List<Double> values = new ArrayList<>();
+		for (int rep : this.measurements.stream().mapToInt(Measurement::repetition).distinct().toArray()) {
+			double x = find(size, numerator, rep, metric);
+			double y = find(size, denominator, rep, metric);
+			if (!Double.isNaN(x) && !Double.isNaN(y) && y != 0 && x != 0) {
+				values.add(op.applyAsDouble(x, y));
+			}
+		}
+		if (!values.isEmpty()) {
+			this.ratios.add(new Ratio(stat(size, numerator + "/" + denominator, metric,
+					values.stream().mapToDouble(Double::doubleValue).toArray()), target));
+		}
+	}
+
+	static Stat stat(int size, String subject, String metric, double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int n = sorted.length;
+		double median = (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		return new Stat(size, subject, metric, median, sorted[0], sorted[n - 1], n);
+	}
+
+	/**
+	 * Every measurement, derived ones (heap per object) included.
+	 * @return the measurements
+	 */
+	List<Measurement> measurements() {
+		return this.measurements;
+	}
+
+	List<Stat> stats() {
+		return this.stats;
+	}
+
+	List<Ratio> ratios() {
+		return this.ratios;
+	}
+
+	Stat get(int size, String subject, String metric) {
+		return this.stats.stream()
+			.filter((s) -> s.size() == size && s.subject().equals(subject) && s.metric().equals(metric))
+			.findFirst()
+			.orElse(null);
+	}
+
+	List<Integer> sizes() {
+		return this.stats.stream().map(Stat::size).filter((s) -> s > 0).distinct().sorted().toList();
+	}
+
+	static String format(Stat stat) {
+		return (stat == null) ? "-" : Objects.toString(num(stat.median())) + " [" + num(stat.min()) + "–"
+				+ num(stat.max()) + "]";
+	}
+
+	static String num(double value) {
+		double abs = Math.abs(value);
+		if (Double.isNaN(value)) {
+			return "n/a";
+		}
+		if (abs >= 100) {
+			return String.format("%,.0f", value);
+		}
+		if (abs >= 10) {
+			return String.format("%.1f", value);
+		}
+		if (abs >= 1) {
+			return String.format("%.2f", value);
+		}
+		return String.format("%.3f", value);
+	}
+
+}
