@@ -16,6 +16,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
@@ -179,6 +182,26 @@ final class FaultServer implements AutoCloseable {
 
 	static WatchEvent event(String type, ConfigMap object) {
 		return new WatchEvent(object, type);
+	}
+
+	/**
+	 * Describe events as {@code "<type> <name> <resourceVersion>"}, with {@code " unknown"}
+	 * for a deletion noticed by a relist and {@code " resync"} for a resync.
+	 * @param events the events
+	 * @return the descriptions, in order
+	 */
+	static List<String> describe(List<? extends ResourceEvent<?>> events) {
+		return events.stream().map((event) -> {
+			String flag = "";
+			if (event instanceof ResourceDeletedEvent<?> deleted && deleted.isFinalStateUnknown()) {
+				flag = " unknown";
+			}
+			if (event instanceof ResourceUpdatedEvent<?> updated && updated.isResync()) {
+				flag = " resync";
+			}
+			String type = event.getClass().getSimpleName().replace("Resource", "").replace("Event", "").toLowerCase();
+			return type + " " + event.getName() + " " + event.getResourceVersion() + flag;
+		}).toList();
 	}
 
 	static WatchEvent gone() {

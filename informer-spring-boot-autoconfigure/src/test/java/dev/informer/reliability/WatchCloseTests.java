@@ -20,11 +20,11 @@ import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfigurat
 import dev.informer.core.InformerRegistry;
 import dev.informer.core.ResourceInformer;
 import dev.informer.core.WatchStatus;
-import dev.informer.event.ResourceEvent;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.test.RecordingListener;
 
 import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.describe;
 import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.isWatch;
 import static dev.informer.reliability.FaultServer.list;
@@ -82,8 +82,8 @@ class WatchCloseTests {
 			});
 			assertThat(seen).containsOnly(Status.UP);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "12"));
-			assertThat(describe(listener.resourceEvents())).containsExactly("ResourceAddedEvent a 1",
-					"ResourceAddedEvent b 2", "ResourceUpdatedEvent a 11", "ResourceAddedEvent c 12");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
+					"added b 2", "updated a 11", "added c 12");
 			assertThat(status.getRelistCount()).isZero();
 			assertThat(informer.getLastResourceVersion(status)).isEqualTo("12");
 		});
@@ -106,8 +106,8 @@ class WatchCloseTests {
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					watchPath(NS, "11"));
 			// the relist found the same versions: nothing to tell listeners
-			assertThat(describe(listener.resourceEvents())).containsExactly("ResourceAddedEvent a 1",
-					"ResourceAddedEvent b 2");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
+					"added b 2");
 			assertThat(status.getLastList().trigger()).isEqualTo("410");
 			assertThat(status.getLastList().items()).isEqualTo(2);
 		});
@@ -154,17 +154,12 @@ class WatchCloseTests {
 			await().atMost(Duration.ofSeconds(15))
 				.until(() -> this.faults.paths().stream().filter((path) -> path.equals(watchPath(NS, "4"))).count() == 4);
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
-			assertThat(describe(listener.resourceEvents())).containsExactly("ResourceAddedEvent a 1",
-					"ResourceAddedEvent b 2", "ResourceAddedEvent c 3", "ResourceUpdatedEvent b 4");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
+					"added b 2", "added c 3", "updated b 4");
 			assertThat(this.faults.paths()).filteredOn((path) -> !isWatch(path)).containsExactly(listPath(NS));
 			assertThat(status.getRelistCount()).isZero();
 		});
 	}
 
-	static List<String> describe(List<ResourceEvent<?>> events) {
-		return events.stream()
-			.map((event) -> event.getClass().getSimpleName() + " " + event.getName() + " " + event.getResourceVersion())
-			.toList();
-	}
 
 }
