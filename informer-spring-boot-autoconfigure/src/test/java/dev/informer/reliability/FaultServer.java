@@ -121,6 +121,24 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answer a watch request with a WebSocket that sends all events at once, in order, and
+	 * then stays open until the client closes it.
+	 * @param path the watch path
+	 * @param events the events
+	 */
+	void watchBurst(String path, List<WatchEvent> events) {
+		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
+		for (WatchEvent event : events) {
+			session = session.immediately().andEmit(event);
+		}
+		session.expect("never sent")
+			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
+			.once()
+			.done()
+			.once();
+	}
+
+	/**
 	 * Answer a watch request with a WebSocket that sends the events 50 ms apart and then
 	 * closes normally (code 1000), as an API server does when a watch times out.
 	 * @param path the watch path
