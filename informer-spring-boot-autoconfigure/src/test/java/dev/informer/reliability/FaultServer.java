@@ -43,14 +43,12 @@ final class FaultServer implements AutoCloseable {
 
 	private final List<String> requests = new ArrayList<>();
 
+	private final boolean httpWatches;
+
 	private FaultServer(MockApiServer mock, boolean httpWatches) {
 		this.mock = mock;
-		this.client = mock.server()
-			.createClient((builder) -> builder.withConfig(new ConfigBuilder(mock.client().getConfiguration())
-				.withRequestRetryBackoffLimit(0)
-				.withWatchReconnectInterval(BACKOFF_MILLIS)
-				.withOnlyHttpWatches(httpWatches)
-				.build()));
+		this.httpWatches = httpWatches;
+		this.client = newClient();
 	}
 
 	static FaultServer start() {
@@ -71,6 +69,19 @@ final class FaultServer implements AutoCloseable {
 
 	KubernetesClient client() {
 		return this.client;
+	}
+
+	/**
+	 * Create another client like {@link #client()}, for its caller to close.
+	 * @return the client
+	 */
+	KubernetesClient newClient() {
+		return this.mock.server()
+			.createClient((builder) -> builder.withConfig(new ConfigBuilder(this.mock.client().getConfiguration())
+				.withRequestRetryBackoffLimit(0)
+				.withWatchReconnectInterval(BACKOFF_MILLIS)
+				.withOnlyHttpWatches(this.httpWatches)
+				.build()));
 	}
 
 	/**
