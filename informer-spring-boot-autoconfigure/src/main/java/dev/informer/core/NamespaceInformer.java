@@ -285,7 +285,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 				return;
 			}
 			long started = System.nanoTime();
-			int failures = NamespaceInformer.this.owner.getPublisher().publish(event);
+			// stopped while a listener had this event: the next listeners must not get it
+			int failures = NamespaceInformer.this.owner.getPublisher().publish(event, this::isActive);
 			Duration duration = Duration.ofNanos(System.nanoTime() - started);
 			if (!EventTypes.RESYNC.equals(type)) {
 				// resyncs replay the cache: fabric8 queues them without changing it
