@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,10 +22,12 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
+import dev.informer.core.InformerLifecycle;
 import dev.informer.core.InformerRegistry;
 import dev.informer.core.InformerState;
 import dev.informer.core.ResourceInformer;
@@ -104,6 +109,23 @@ class ListFaultTests {
 	}
 
 	@Test
+	void startupWaitsUntilListenersHaveTheSyncedEvent() {
+		this.faults = FaultServer.start();
+		this.faults.server().expect().get().withPath(listPath("cold")).andReturn(200, list("3", cm("cold", "a", "3"))).once();
+		this.faults.watchStaysOpen(watchPath("cold", "3"));
+		runner(this.faults.client()).withBean(SyncedListener.class)
+			.withBean(LaterPhase.class)
+			.withPropertyValues("informer.resources.configmaps.namespaces=cold")
+			.run((context) -> {
+				// an application initialising itself on the synced event must be done before
+				// the lifecycle phases after the informers' start
+				SyncedListener listener = context.getBean(SyncedListener.class);
+				assertThat(listener.laterPhaseStartedFirst).isFalse();
+				assertThat(context.getBean(RecordingListener.class).events()).hasSize(2);
+			});
+	}
+
+	@Test
 	void aForbiddenNamespaceRetriesWithGrowingBackoffWhileTheOtherDeliversAndThenRecovers(CapturedOutput output) {
 		this.faults = FaultServer.start();
 		List<Long> deniedLists = new CopyOnWriteArrayList<>();
@@ -153,16 +175,15 @@ class ListFaultTests {
 					.satisfies((synced) -> assertThat(synced.getCacheSize()).isEqualTo(3));
 				assertThat(denied.getConsecutiveFailures()).isZero();
 				assertThat(denied.getState()).isEqualTo(InformerState.WATCHING);
-				// 4 refusals then success: waits of 200, 400, 800 and 1600 ms, not a hot loop
+				// 4 refusals then success, timed on the server: waits of at least 200, 400, 800
+				// and 1600 ms (the backoff doubles), not a hot loop
 				assertThat(deniedLists).hasSize(5);
-				List<Long> gaps = new ArrayList<>();
 				for (int i = 1; i < deniedLists.size(); i++) {
-					gaps.add(Duration.ofNanos(deniedLists.get(i) - deniedLists.get(i - 1)).toMillis());
+					long expected = FaultServer.BACKOFF_MILLIS << (i - 1);
+					assertThat(Duration.ofNanos(deniedLists.get(i) - deniedLists.get(i - 1)).toMillis())
+						.as("wait before list attempt %d", i + 1)
+						.isGreaterThanOrEqualTo(expected - 50);
 				}
-				assertThat(gaps.get(0)).isBetween(150L, 1000L);
-				assertThat(gaps.get(1)).isBetween(350L, 1200L);
-				assertThat(gaps.get(2)).isBetween(750L, 1600L);
-				assertThat(gaps.get(3)).isBetween(1550L, 2400L);
 			});
 		// one line per refusal, naming the informer, the namespace, the verb and the resource
 		List<String> refusals = output.getOut()
@@ -212,6 +233,56 @@ class ListFaultTests {
 
 	private static Health health(CompositeHealthContributor informer, String namespace) {
 		return ((HealthIndicator) informer.getContributor(namespace)).health();
+	}
+
+	/**
+	 * Gives a lifecycle phase after the informers' every chance to start while it handles
+	 * the synced event: none should.
+	 */
+	static class SyncedListener {
+
+		final CountDownLatch laterPhaseStarted = new CountDownLatch(1);
+
+		volatile @Nullable Boolean laterPhaseStartedFirst;
+
+		@EventListener
+		void on(InformerSyncedEvent event) throws InterruptedException {
+			this.laterPhaseStartedFirst = this.laterPhaseStarted.await(1, TimeUnit.SECONDS);
+		}
+
+	}
+
+	static class LaterPhase implements SmartLifecycle {
+
+		private final SyncedListener listener;
+
+		private volatile boolean running;
+
+		LaterPhase(SyncedListener listener) {
+			this.listener = listener;
+		}
+
+		@Override
+		public void start() {
+			this.running = true;
+			this.listener.laterPhaseStarted.countDown();
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return InformerLifecycle.PHASE + 1;
+		}
+
 	}
 
 	/**

