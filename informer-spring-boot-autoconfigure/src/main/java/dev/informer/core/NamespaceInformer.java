@@ -255,8 +255,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 				return;
 			}
 			if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
-				NamespaceInformer.this.synced.complete(null);
+				// publish the synced event first: startup waits on this future, and listeners
+				// of that event must be done before the application goes on
 				NamespaceInformer.this.owner.namespaceSynced();
+				NamespaceInformer.this.synced.complete(null);
 			}
 			this.listed.complete(null);
 		}
