@@ -1,6 +1,7 @@
 package dev.informer.core;
 
 import java.util.Collection;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -59,8 +60,23 @@ public class InformerEventPublisher {
 	 * @return the number of listeners that threw
 	 */
 	public int publish(ApplicationEvent event) {
+		return publish(event, () -> true);
+	}
+
+	/**
+	 * Deliver an event to every listener that supports it while {@code proceed} holds:
+	 * checked before each listener, so that an event being delivered when its informer
+	 * stops reaches no further listener. Failures are logged and counted, never thrown.
+	 * @param event the event
+	 * @param proceed whether to go on to the next listener
+	 * @return the number of listeners that threw
+	 */
+	public int publish(ApplicationEvent event, BooleanSupplier proceed) {
 		int failures = 0;
 		for (ApplicationListener<?> listener : this.listeners.listenersFor(event)) {
+			if (!proceed.getAsBoolean()) {
+				break;
+			}
 			try {
 				invoke(listener, event);
 			}

@@ -357,7 +357,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 				return;
 			}
 			if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
-				// publish the synced event before startup, which waits on the future, goes on
+				// publish the synced event first: startup waits on this future, and listeners
+				// of that event must be done before the application goes on
 				NamespaceInformer.this.owner.namespaceSynced();
 				NamespaceInformer.this.synced.complete(null);
 			}
@@ -388,7 +389,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 				return;
 			}
 			long started = System.nanoTime();
-			int failures = NamespaceInformer.this.owner.getPublisher().publish(event);
+			// stopped while a listener had this event: the next listeners must not get it
+			int failures = NamespaceInformer.this.owner.getPublisher().publish(event, this::isActive);
 			Duration duration = Duration.ofNanos(System.nanoTime() - started);
 			if (!EventTypes.RESYNC.equals(type)) {
 				// resyncs replay the cache: fabric8 queues them without changing it

@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.event.InformerStateChangedEvent;
@@ -28,6 +30,8 @@ import dev.informer.event.InformerSyncedEvent;
  * @param <T> the resource type
  */
 public final class ResourceInformer<T extends HasMetadata> {
+
+	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
 
 	private final InformerDefinition<T> definition;
 
@@ -190,11 +194,20 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Add an observer of delivered events.
+	 * Add an observer of delivered events. An observer that throws is logged and does not
+	 * keep other observers from the event.
 	 * @param observer the observer
 	 */
 	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
-		this.deliveryObserver = this.deliveryObserver.andThen(observer);
+		this.deliveryObserver = this.deliveryObserver.andThen((informer, watch, type, duration, failedListeners) -> {
+			try {
+				observer.delivered(informer, watch, type, duration, failedListeners);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"
+						+ getName() + "'; other observers and later events are not affected", ex);
+			}
+		});
 	}
 
 	/**

@@ -48,6 +48,10 @@ public final class WatchStatus {
 
 	private volatile String nextListTrigger = ListCycle.INITIAL;
 
+	// the trigger of the list in progress: fabric8 retries a failed list without a new
+	// onBeforeList, and the errors of those attempts must not relabel it
+	private volatile String listTrigger = ListCycle.INITIAL;
+
 	private volatile @Nullable ErrorInfo lastError;
 
 	private final AtomicInteger consecutiveFailures = new AtomicInteger();
@@ -368,10 +372,12 @@ public final class WatchStatus {
 			notWatching(now);
 			if (isSynced()) {
 				String trigger = this.nextListTrigger;
+				this.listTrigger = trigger;
 				this.relists.computeIfAbsent(trigger, (key) -> new LongAdder()).increment();
 				change = setState(InformerState.RELISTING, "relist (" + trigger + ")");
 			}
 			else {
+				this.listTrigger = ListCycle.INITIAL;
 				change = setState(InformerState.LISTING, "initial list");
 			}
 		}
@@ -390,7 +396,7 @@ public final class WatchStatus {
 			Instant now = this.clock.instant();
 			Instant started = this.listStartedAt;
 			Duration duration = (started != null) ? Duration.between(started, now) : Duration.ZERO;
-			String trigger = isSynced() ? this.nextListTrigger : ListCycle.INITIAL;
+			String trigger = isSynced() ? this.listTrigger : ListCycle.INITIAL;
 			this.lastList = new ListCycle((started != null) ? started : now, duration, items, trigger);
 			this.lists.incrementAndGet();
 			this.listNanos.addAndGet(duration.toNanos());

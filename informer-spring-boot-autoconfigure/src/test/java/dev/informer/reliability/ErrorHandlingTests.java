@@ -1,0 +1,139 @@
+package dev.informer.reliability;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+
+import dev.informer.core.InformerDeclaration;
+import dev.informer.core.InformerDefinition;
+import dev.informer.core.InformerEventPublisher;
+import dev.informer.core.InformerState;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.RetryPolicy;
+import dev.informer.core.WatchStatus;
+import dev.informer.event.ResourceEvent;
+
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.describe;
+import static dev.informer.reliability.FaultServer.event;
+import static dev.informer.reliability.FaultServer.list;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.relistPath;
+import static dev.informer.reliability.FaultServer.status;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The starter's own code failing inside fabric8's callbacks (fault matrix row 17). fabric8
+ * leaves an informer silently wedged when its exception handler throws, and logs and drops
+ * a notification whose handler throws; neither may stop the informer.
+ */
+class ErrorHandlingTests {
+
+	private static final String NS = "handling";
+
+	private final FaultServer faults = FaultServer.start();
+
+	private final List<ResourceEvent<?>> events = new CopyOnWriteArrayList<>();
+
+	private ResourceInformer<ConfigMap> informer;
+
+	@AfterEach
+	void stop() {
+		if (this.informer != null) {
+			this.informer.stop();
+		}
+		this.faults.close();
+	}
+
+	@Test
+	void aRetryPolicyThatThrowsNeitherStopsNorWedgesTheInformer() throws Exception {
+		this.faults.server().expect().get().withPath(listPath(NS))
+			.andReturn(500, status(500, "InternalError", "etcd timeout")).times(2);
+		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		this.faults.server().expect().get().withPath(watchPath(NS, "10"))
+			.andReturn(500, status(500, "InternalError", "etcd timeout")).once();
+		this.faults.server().expect().get().withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
+		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "c", "21")));
+		AtomicInteger policyCalls = new AtomicInteger();
+		this.informer = informer((started, ex) -> {
+			policyCalls.incrementAndGet();
+			throw new IllegalStateException("policy bug");
+		});
+		// before the sync: two failed lists
+		this.informer.start(this.faults.client(), List.of()).get(10, TimeUnit.SECONDS);
+		WatchStatus status = this.informer.getStatuses().get(0);
+		// after the sync: a failed watch, then a relist
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.size() == 3);
+		assertThat(describe(this.events)).containsExactly("added a 1", "added b 2", "added c 21");
+		assertThat(policyCalls).hasValue(3);
+		assertThat(this.faults.paths()).containsExactly(listPath(NS), listPath(NS), listPath(NS), watchPath(NS, "10"),
+				relistPath(NS), watchPath(NS, "20"));
+		assertThat(status.getRelists()).isEqualTo(Map.of("error", 1L));
+		assertThat(status.getLastError().httpCode()).isEqualTo(500);
+		assertThat(status.getConsecutiveFailures()).isZero();
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.informer.isWatching());
+		assertThat(status.getState()).isEqualTo(InformerState.WATCHING);
+	}
+
+	@Test
+	void aDeliveryObserverThatThrowsLosesNoEventsNorOtherObserversNorBacklogAccounting() throws Exception {
+		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", cm(NS, "b", "11")),
+				event("MODIFIED", cm(NS, "a", "12")), event("DELETED", cm(NS, "b", "13")));
+		this.informer = informer(RetryPolicy.standard(false));
+		AtomicInteger observed = new AtomicInteger();
+		AtomicInteger observedNext = new AtomicInteger();
+		this.informer.addDeliveryObserver((informer, watch, type, duration, failedListeners) -> {
+			observed.incrementAndGet();
+			throw new IllegalStateException("metrics bug");
+		});
+		this.informer.addDeliveryObserver((informer, watch, type, duration, failedListeners) -> observedNext.incrementAndGet());
+		this.informer.start(this.faults.client(), List.of()).get(10, TimeUnit.SECONDS);
+		WatchStatus status = this.informer.getStatuses().get(0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.size() == 4);
+		assertThat(describe(this.events)).containsExactly("added a 1", "added b 11", "updated a 12", "deleted b 13");
+		assertThat(observed).hasValue(4);
+		// observers are isolated from each other, as listeners are
+		assertThat(observedNext).hasValue(4);
+		assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
+		assertThat(this.informer.getBacklog(status)).isZero();
+		assertThat(this.informer.getCache().list()).extracting((cm) -> cm.getMetadata().getResourceVersion())
+			.containsExactly("12");
+	}
+
+	private ResourceInformer<ConfigMap> informer(RetryPolicy policy) {
+		InformerDeclaration declaration = InformerDeclaration.builder("configmaps")
+			.apiVersion("v1")
+			.kind("ConfigMap")
+			.namespaces(List.of(NS))
+			.build();
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(new ApplicationListener<ApplicationEvent>() {
+
+			@Override
+			public void onApplicationEvent(ApplicationEvent event) {
+				if (event instanceof ResourceEvent<?> resourceEvent) {
+					ErrorHandlingTests.this.events.add(resourceEvent);
+				}
+			}
+
+		});
+		return new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+				publisher, policy, Clock.systemUTC());
+	}
+
+}

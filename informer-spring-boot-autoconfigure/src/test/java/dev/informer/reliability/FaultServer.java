@@ -1,0 +1,240 @@
+package dev.informer.reliability;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMapList;
+import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
+import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.test.MockApiServer;
+import dev.informer.test.TestResources;
+
+/**
+ * fabric8's mock API server answering only expectations (plus core discovery), a client
+ * that shows faults to the informer at once, and a log of the paths requested.
+ * <p>
+ * The client does not retry failed requests in its HTTP layer (by default fabric8 retries
+ * 5xx and I/O errors 10 times over about 19 s before the informer sees them) and starts its
+ * reconnect backoff at {@value #BACKOFF_MILLIS} ms instead of 1 s, doubling as usual.
+ */
+final class FaultServer implements AutoCloseable {
+
+	/**
+	 * The first reconnect interval of {@link #client()}; fabric8 doubles it per attempt.
+	 */
+	static final int BACKOFF_MILLIS = 200;
+
+	private final MockApiServer mock;
+
+	private final KubernetesClient client;
+
+	private final List<String> requests = new ArrayList<>();
+
+	private final boolean httpWatches;
+
+	private FaultServer(MockApiServer mock, boolean httpWatches) {
+		this.mock = mock;
+		this.httpWatches = httpWatches;
+		this.client = newClient();
+	}
+
+	static FaultServer start() {
+		return new FaultServer(MockApiServer.expectations().withCoreDiscovery(), false);
+	}
+
+	/**
+	 * Start a server whose client watches with plain HTTP requests rather than WebSockets.
+	 * @return the server
+	 */
+	static FaultServer withHttpWatches() {
+		return new FaultServer(MockApiServer.expectations().withCoreDiscovery(), true);
+	}
+
+	KubernetesMockServer server() {
+		return this.mock.server();
+	}
+
+	KubernetesClient client() {
+		return this.client;
+	}
+
+	/**
+	 * Create another client like {@link #client()}, for its caller to close.
+	 * @return the client
+	 */
+	KubernetesClient newClient() {
+		return this.mock.server()
+			.createClient((builder) -> builder.withConfig(new ConfigBuilder(this.mock.client().getConfiguration())
+				.withRequestRetryBackoffLimit(0)
+				.withWatchReconnectInterval(BACKOFF_MILLIS)
+				.withOnlyHttpWatches(this.httpWatches)
+				.build()));
+	}
+
+	/**
+	 * Return every path requested so far, in order, discovery excluded.
+	 * @return the paths
+	 */
+	synchronized List<String> paths() {
+		try {
+			RecordedRequest request;
+			while ((request = this.mock.server().takeRequest(1, TimeUnit.MILLISECONDS)) != null) {
+				if (!request.getPath().equals("/api/v1")) {
+					this.requests.add(request.getPath());
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return List.copyOf(this.requests);
+	}
+
+	/**
+	 * Return how often a path has been requested so far.
+	 * @param path the path, with its query
+	 * @return the count
+	 */
+	long count(String path) {
+		return paths().stream().filter(path::equals).count();
+	}
+
+	/**
+	 * Answer a watch request with a WebSocket that sends the events 50 ms apart and then
+	 * stays open until the client closes it.
+	 * @param path the watch path
+	 * @param events the events
+	 */
+	void watchStaysOpen(String path, WatchEvent... events) {
+		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
+		for (WatchEvent event : events) {
+			session = session.waitFor(50).andEmit(event);
+		}
+		// the mock closes a session once nothing more is expected: expect a message never sent
+		session.expect("never sent")
+			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
+			.once()
+			.done()
+			.once();
+	}
+
+	/**
+	 * Answer a watch request with a WebSocket that sends all events at once, in order, and
+	 * then stays open until the client closes it.
+	 * @param path the watch path
+	 * @param events the events
+	 */
+	void watchBurst(String path, List<WatchEvent> events) {
+		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
+		for (WatchEvent event : events) {
+			session = session.immediately().andEmit(event);
+		}
+		session.expect("never sent")
+			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
+			.once()
+			.done()
+			.once();
+	}
+
+	/**
+	 * Answer a watch request with a WebSocket that sends the events 50 ms apart and then
+	 * closes normally (code 1000), as an API server does when a watch times out.
+	 * @param path the watch path
+	 * @param events the events
+	 */
+	void watchCloses(String path, WatchEvent... events) {
+		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
+		for (WatchEvent event : events) {
+			session = session.waitFor(50).andEmit(event);
+		}
+		session.done().once();
+	}
+
+	@Override
+	public void close() {
+		this.client.close();
+		this.mock.close();
+	}
+
+	static String listPath(String namespace) {
+		return relistPath(namespace) + "?resourceVersion=0";
+	}
+
+	/**
+	 * After 410 Gone fabric8 lists without {@code resourceVersion=0}: a consistent read, not
+	 * one from the watch cache whose version just expired.
+	 */
+	static String relistPath(String namespace) {
+		return "/api/v1/namespaces/" + namespace + "/configmaps";
+	}
+
+	static String watchPath(String namespace, String resourceVersion) {
+		return relistPath(namespace) + "?allowWatchBookmarks=true&resourceVersion=" + resourceVersion
+				+ "&timeoutSeconds=600&watch=true";
+	}
+
+	static boolean isWatch(String path) {
+		return path.contains("watch=true");
+	}
+
+	static ConfigMap cm(String namespace, String name, String resourceVersion) {
+		return new ConfigMapBuilder(TestResources.configMap(namespace, name, "v" + resourceVersion)).editMetadata()
+			.withResourceVersion(resourceVersion)
+			.endMetadata()
+			.build();
+	}
+
+	static ConfigMapList list(String resourceVersion, ConfigMap... items) {
+		return new ConfigMapListBuilder().withNewMetadata()
+			.withResourceVersion(resourceVersion)
+			.endMetadata()
+			.withItems(items)
+			.build();
+	}
+
+	static Status status(int code, String reason, String message) {
+		return new StatusBuilder().withStatus("Failure").withCode(code).withReason(reason).withMessage(message).build();
+	}
+
+	static WatchEvent event(String type, ConfigMap object) {
+		return new WatchEvent(object, type);
+	}
+
+	/**
+	 * Describe events as {@code "<type> <name> <resourceVersion>"}, with {@code " unknown"}
+	 * for a deletion noticed by a relist and {@code " resync"} for a resync.
+	 * @param events the events
+	 * @return the descriptions, in order
+	 */
+	static List<String> describe(List<? extends ResourceEvent<?>> events) {
+		return events.stream().map((event) -> {
+			String flag = "";
+			if (event instanceof ResourceDeletedEvent<?> deleted && deleted.isFinalStateUnknown()) {
+				flag = " unknown";
+			}
+			if (event instanceof ResourceUpdatedEvent<?> updated && updated.isResync()) {
+				flag = " resync";
+			}
+			String type = event.getClass().getSimpleName().replace("Resource", "").replace("Event", "").toLowerCase();
+			return type + " " + event.getName() + " " + event.getResourceVersion() + flag;
+		}).toList();
+	}
+
+	static WatchEvent gone() {
+		return new WatchEvent(status(410, "Expired", "too old resource version"), "ERROR");
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.informer.reliability;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.event.EventListener;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.ResourceInformer;
+import dev.informer.core.WatchStatus;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.metrics.InformerMetrics;
+import dev.informer.test.RecordingListener;
+
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.describe;
+import static dev.informer.reliability.FaultServer.event;
+import static dev.informer.reliability.FaultServer.list;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Resync (fault matrix rows 18 and 19): fabric8 replays its cache as updates every period
+ * without asking the server, whether or not the watch has anything to say; the starter flags
+ * them, times each cycle, and keeps cycling past listeners that fail.
+ */
+class ResyncTests {
+
+	private static final String NS = "resync";
+
+	private final FaultServer faults = FaultServer.start();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+		.withBean(RecordingListener.class)
+		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+				"informer.resources.configmaps.namespaces=" + NS, "informer.resources.configmaps.resync-period=1s");
+
+	@AfterEach
+	void stopServer() {
+		this.faults.close();
+	}
+
+	@Test
+	void resyncEventsAreFlaggedAndTimedAndAListenerFailingOneCycleDoesNotStopTheNext() {
+		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
+		this.faults.watchStaysOpen(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		this.runner.withBean(FailingFirstResync.class).run((context) -> {
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+			WatchStatus status = informer.getStatuses().get(0);
+			new InformerMetrics(context.getBean(InformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
+					&& status.getEventCount("resync") == 2 * status.getResyncCount());
+			// the failing listener threw on both events of the first cycle, and only those
+			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
+			assertThat(status.getListenerFailures()).isEqualTo(2);
+			List<ResourceUpdatedEvent<?>> updates = updates(listener);
+			// one real change; every other update replays the cache: same object as old and new
+			assertThat(describe(updates.stream().filter((update) -> !update.isResync()).toList()))
+				.containsExactly("updated a 11");
+			List<ResourceUpdatedEvent<?>> resyncs = updates.stream().filter(ResourceUpdatedEvent::isResync).toList();
+			assertThat(resyncs).hasSizeGreaterThanOrEqualTo(6)
+				.allSatisfy((update) -> assertThat(update.getOldResource()).isSameAs(update.getResource()));
+			// cycles after the change replay the cache as it is after the change
+			int change = updates.indexOf(updates.stream().filter((update) -> !update.isResync()).findFirst().get());
+			assertThat(describe(updates.subList(change + 1, updates.size()))).hasSizeGreaterThanOrEqualTo(4)
+				.containsOnly("updated a 11 resync", "updated b 2 resync");
+			assertThat(status.getEventCount("updated")).isEqualTo(1);
+			// timings: each cycle is a burst, cycles a period apart
+			Instant last = status.getLastResyncAt();
+			assertThat(last).isNotNull();
+			assertThat(status.getLastResyncDuration()).isLessThan(Duration.ofMillis(500));
+			assertThat(Duration.between(last, status.getNextResyncAt())).isBetween(Duration.ofMillis(500),
+					Duration.ofSeconds(1));
+			FunctionTimer resyncTimer = meters.get("informer.resync.duration").tag("namespace", NS).functionTimer();
+			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
+			assertThat(informer.getBacklog(status)).isZero();
+		});
+	}
+
+	@Test
+	void resyncFiresOnAWatchThatStaysQuietForSeveralPeriodsWithoutAskingTheServer() {
+		this.faults.server().expect().get().withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
+		this.faults.watchStaysOpen(watchPath(NS, "10"));
+		this.runner.run((context) -> {
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+			WatchStatus status = informer.getStatuses().get(0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
+					&& status.getEventCount("resync") == 3 * status.getResyncCount());
+			assertThat(informer.isWatching()).isTrue();
+			List<ResourceUpdatedEvent<?>> updates = updates(listener);
+			assertThat(updates).hasSizeGreaterThanOrEqualTo(9).allSatisfy((update) -> assertThat(update.isResync()).isTrue());
+			assertThat(describe(updates.subList(0, 9))).containsExactlyInAnyOrder("updated a 1 resync",
+					"updated b 2 resync", "updated c 3 resync", "updated a 1 resync", "updated b 2 resync",
+					"updated c 3 resync", "updated a 1 resync", "updated b 2 resync", "updated c 3 resync");
+			// replayed from the cache: no list, no new watch
+			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"));
+			assertThat(status.getRelistCount()).isZero();
+		});
+	}
+
+	private static List<ResourceUpdatedEvent<?>> updates(RecordingListener listener) {
+		return listener.resourceEvents()
+			.stream()
+			.filter(ResourceUpdatedEvent.class::isInstance)
+			.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
+			.toList();
+	}
+
+	/**
+	 * Throws on every event of the first resync cycle (two objects).
+	 */
+	static class FailingFirstResync {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		@EventListener
+		void on(ResourceUpdatedEvent<ConfigMap> event) {
+			if (event.isResync() && this.calls.incrementAndGet() <= 2) {
+				throw new IllegalStateException("resync handler down");
+			}
+		}
+
+	}
+
+}
