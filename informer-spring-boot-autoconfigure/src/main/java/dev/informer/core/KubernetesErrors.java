@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 
 import org.springframework.util.StringUtils;
 
@@ -120,6 +121,16 @@ public final class KubernetesErrors {
 	 * @return the message
 	 */
 	public static String message(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof JacksonException jackson) {
+				// the original message and path, never the source: it may hold Secret data
+				return "cannot deserialize: " + jackson.getOriginalMessage() + " (at " + jackson.getPathReference()
+						+ ")";
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
 		Throwable root = unwrap(ex);
 		String message = root.getMessage();
 		return (message != null) ? message : root.getClass().getName();

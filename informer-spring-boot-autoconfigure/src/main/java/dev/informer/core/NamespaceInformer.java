@@ -425,6 +425,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 			}
 			catch (Throwable unexpected) {
 				// fabric8 wedges an informer whose exception handler throws: retry instead
+				logger.error("Informer '" + NamespaceInformer.this.definition.getName()
+						+ "': handling an error failed; retrying anyway", unexpected);
 				return true;
 			}
 		}

@@ -84,6 +84,8 @@ public final class WatchStatus {
 
 	private final java.util.ArrayDeque<Instant> recentReconnects = new java.util.ArrayDeque<>();
 
+	private final java.util.ArrayDeque<Instant> recentRelists = new java.util.ArrayDeque<>();
+
 	private volatile @Nullable String lastResourceVersion;
 
 	private volatile @Nullable Instant resourceVersionChangedAt;
@@ -374,6 +376,13 @@ public final class WatchStatus {
 				String trigger = this.nextListTrigger;
 				this.listTrigger = trigger;
 				this.relists.computeIfAbsent(trigger, (key) -> new LongAdder()).increment();
+				// only relists fabric8 started by itself; manual ones and replacements are ours
+				if (ListCycle.GONE.equals(trigger) || ListCycle.ERROR.equals(trigger)) {
+					this.recentRelists.addLast(now);
+					if (this.recentRelists.size() > this.availability.length) {
+						this.recentRelists.removeFirst();
+					}
+				}
 				change = setState(InformerState.RELISTING, "relist (" + trigger + ")");
 			}
 			else {
@@ -491,16 +500,30 @@ public final class WatchStatus {
 
 	/**
 	 * Return whether the watch keeps failing: open less than the given share of the full
-	 * availability window, and lost at least three times within it. A watch the server keeps
-	 * closing with errors looks like that; a server that is down does not (its watch stays
-	 * lost, which the watch-loss grace judges).
+	 * availability window and lost at least three times within it, or relisted at least
+	 * three times within it. A watch the server keeps closing looks like that; a server that
+	 * is down does not (its watch stays lost, which the watch-loss grace judges).
 	 * @param minAvailability the share of time the watch must be open
 	 * @param window the availability window
 	 * @return whether the watch is flapping
 	 */
 	public boolean isFlapping(double minAvailability, Duration window) {
 		double availability = getWatchAvailability();
-		return availability >= 0 && availability < minAvailability && getReconnectsWithin(window) >= 3;
+		return (availability >= 0 && availability < minAvailability && getReconnectsWithin(window) >= 3)
+				|| getRelistsWithin(window) >= 3;
+	}
+
+	/**
+	 * Return how many relists fabric8 started by itself (after 410 Gone or an error) within
+	 * the given window. fabric8 relists at once when
+	 * a server ends a watch without a message or answers 410; a server that keeps doing so
+	 * makes it relist about once a second while the watch looks open.
+	 * @param window the window, ending now
+	 * @return the number of relists
+	 */
+	public synchronized int getRelistsWithin(Duration window) {
+		Instant from = this.clock.instant().minus(window);
+		return (int) this.recentRelists.stream().filter((at) -> at.isAfter(from)).count();
 	}
 
 	/**
@@ -510,6 +533,7 @@ public final class WatchStatus {
 		this.availabilityCount = 0;
 		this.availabilityNext = 0;
 		this.recentReconnects.clear();
+		this.recentRelists.clear();
 	}
 
 	/**

@@ -116,6 +116,35 @@ class InformerRecoveryTests {
 	}
 
 	@Test
+	void aServerThatKeepsExpiringTheWatchIsReplacedInsteadOfRelistedEverySecond(CapturedOutput output) {
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
+		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("10", cm("a", "1"))).always();
+		// a watch closed without a message is taken for 410 by fabric8: relist, watch, repeat
+		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults",
+					"informer.reliability.watch-availability-window=10s")
+			.run((context) -> {
+				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+				WatchStatus status = informer.getStatuses().get(0);
+				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+				List<WatchHealth> seen = new ArrayList<>();
+				await().atMost(Duration.ofSeconds(40)).until(() -> {
+					seen.add(health.evaluate(informer, status, Instant.now()));
+					return status.getRelists().getOrDefault(WatchStatus.ListCycle.FLAPPING, 0L) >= 1;
+				});
+				assertThat(status.getRelists().get(WatchStatus.ListCycle.GONE)).isGreaterThanOrEqualTo(3);
+				assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
+				assertThat(delays(output)).isNotEmpty();
+				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
+					.isInstanceOf(ResourceAddedEvent.class);
+			});
+	}
+
+	@Test
 	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
 		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it reconnects
