@@ -194,9 +194,11 @@ public class InformerProperties {
 
 		/**
 		 * Replace an informer whose watch has not been open for this long. fabric8 retries a
-		 * lost watch itself (backoff up to 32 s); this catches one that never comes back.
+		 * lost watch itself (backoff up to 32 s) but reports nothing about why it fails; the
+		 * replacement's list does (for example Forbidden after access was revoked), and
+		 * catches a watch that never comes back.
 		 */
-		private Duration replaceStalledAfter = Duration.ofMinutes(10);
+		private Duration replaceStalledAfter = Duration.ofMinutes(2);
 
 		/**
 		 * Window over which watch availability is measured: a watch open for less than half

@@ -28,11 +28,11 @@ public record RecoveryOptions(Duration replaceStalledAfter, Duration availabilit
 	static final int DEFAULT_AVAILABILITY_SAMPLES = 60;
 
 	/**
-	 * Defaults: replace after 10 minutes without a watch, or when a watch was open for less
+	 * Defaults: replace after 2 minutes without a watch, or when a watch was open for less
 	 * than half of the last 60 seconds; back off from 1 s, doubling with 50% jitter, to 5
 	 * minutes.
 	 */
-	public static final RecoveryOptions DEFAULT = new RecoveryOptions(Duration.ofMinutes(10), Duration.ofSeconds(60),
+	public static final RecoveryOptions DEFAULT = new RecoveryOptions(Duration.ofMinutes(2), Duration.ofSeconds(60),
 			0.5, backOff(Duration.ofSeconds(1), Duration.ofMinutes(5)));
 
 	/**

@@ -26,7 +26,8 @@ class ReadmeTests {
 
 	@Test
 	void everyTestTheReadmeNamesExists() throws IOException {
-		String readme = Files.readString(ROOT.resolve("README.md"));
+		String readme = Files.readString(ROOT.resolve("README.md"))
+				+ Files.readString(ROOT.resolve("docs/reliability.md"));
 		Map<String, String> references = new LinkedHashMap<>();
 		Matcher matcher = TEST_REFERENCE.matcher(readme);
 		while (matcher.find()) {
@@ -45,7 +46,7 @@ class ReadmeTests {
 	}
 
 	private static Optional<Path> testSource(String className) {
-		for (String module : new String[] { "informer-spring-boot-autoconfigure", "sample-app" }) {
+		for (String module : new String[] { "informer-spring-boot-autoconfigure", "sample-app", "benchmarks" }) {
 			try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src/test/java"))) {
 				Optional<Path> found = files.filter((file) -> file.getFileName().toString().equals(className + ".java"))
 					.findFirst();
