@@ -7,8 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -102,7 +100,7 @@ class InformerOutageIT {
 
 	@Test
 	void revokedAccessTurnsHealthDownAsForbiddenAndRestoredAccessRecovers() throws Exception {
-		grant("carol", "it-revoke");
+		TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 		admin.configMaps().resource(TestResources.configMap("it-revoke", "kept", "1")).create();
 		URI api = URI.create(server.getMasterUrl());
 		Config carol = server.adminConfig();
@@ -129,7 +127,7 @@ class InformerOutageIT {
 					return watchHealth.level() == WatchHealth.Level.DOWN && "Forbidden".equals(watchHealth.reason());
 				});
 				assertThat(status.getLastError().httpCode()).isEqualTo(403);
-				grant("carol", "it-revoke");
+				TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 				await().atMost(Duration.ofSeconds(90))
 					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.UP);
 				// nothing changed while access was revoked: nothing to deliver
@@ -151,36 +149,6 @@ class InformerOutageIT {
 					"informer.resources.configmaps.namespaces=" + namespace,
 					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
 			.withPropertyValues(properties);
-	}
-
-	private static void grant(String user, String namespace) {
-		admin.rbac()
-			.roles()
-			.resource(new RoleBuilder().withNewMetadata()
-				.withNamespace(namespace)
-				.withName("configmap-reader")
-				.endMetadata()
-				.addNewRule()
-				.withApiGroups("")
-				.withResources("configmaps")
-				.withVerbs("list", "watch")
-				.endRule()
-				.build())
-			.serverSideApply();
-		admin.rbac()
-			.roleBindings()
-			.resource(new RoleBindingBuilder().withNewMetadata()
-				.withNamespace(namespace)
-				.withName(user + "-configmap-reader")
-				.endMetadata()
-				.withNewRoleRef("rbac.authorization.k8s.io", "Role", "configmap-reader")
-				.addNewSubject()
-				.withKind("User")
-				.withName(user)
-				.withApiGroup("rbac.authorization.k8s.io")
-				.endSubject()
-				.build())
-			.serverSideApply();
 	}
 
 	private static Config withMasterUrl(Config config, String url) {

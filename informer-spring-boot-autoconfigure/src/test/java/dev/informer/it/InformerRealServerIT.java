@@ -8,8 +8,6 @@ import java.util.Map;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -228,7 +226,7 @@ class InformerRealServerIT {
 						.until(() -> status.getLastError() != null && status.getLastError().httpCode() == 403);
 					assertThat(status.getLastError().reason()).isEqualTo("Forbidden");
 					assertThat(status.isSynced()).isFalse();
-					grantConfigMapAccess("alice", "it-rbac");
+					TestResources.grantConfigMapAccess(admin, "alice", "it-rbac");
 					await().atMost(Duration.ofSeconds(90)).until(status::isSynced);
 					assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 						.containsExactly("visible");
@@ -248,36 +246,6 @@ class InformerRealServerIT {
 				assertThat(context.getStartupFailure()).hasStackTraceContaining("forbidden to list configmaps in namespace it-rbac");
 			});
 		}
-	}
-
-	private static void grantConfigMapAccess(String user, String namespace) {
-		admin.rbac()
-			.roles()
-			.resource(new RoleBuilder().withNewMetadata()
-				.withNamespace(namespace)
-				.withName("configmap-reader")
-				.endMetadata()
-				.addNewRule()
-				.withApiGroups("")
-				.withResources("configmaps")
-				.withVerbs("list", "watch")
-				.endRule()
-				.build())
-			.serverSideApply();
-		admin.rbac()
-			.roleBindings()
-			.resource(new RoleBindingBuilder().withNewMetadata()
-				.withNamespace(namespace)
-				.withName(user + "-configmap-reader")
-				.endMetadata()
-				.withNewRoleRef("rbac.authorization.k8s.io", "Role", "configmap-reader")
-				.addNewSubject()
-				.withKind("User")
-				.withName(user)
-				.withApiGroup("rbac.authorization.k8s.io")
-				.endSubject()
-				.build())
-			.serverSideApply();
 	}
 
 	private static Config withMasterUrl(Config config, String url) {

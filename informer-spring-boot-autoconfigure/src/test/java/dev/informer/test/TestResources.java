@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
@@ -74,6 +76,39 @@ public final class TestResources {
 				.stream()
 				.anyMatch((condition) -> "Established".equals(condition.getType())
 						&& "True".equals(condition.getStatus())), 60, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Grant a user list and watch on ConfigMaps in a namespace (a Role and a RoleBinding).
+	 */
+	public static void grantConfigMapAccess(KubernetesClient admin, String user, String namespace) {
+		admin.rbac()
+			.roles()
+			.resource(new RoleBuilder().withNewMetadata()
+				.withNamespace(namespace)
+				.withName("configmap-reader")
+				.endMetadata()
+				.addNewRule()
+				.withApiGroups("")
+				.withResources("configmaps")
+				.withVerbs("list", "watch")
+				.endRule()
+				.build())
+			.serverSideApply();
+		admin.rbac()
+			.roleBindings()
+			.resource(new RoleBindingBuilder().withNewMetadata()
+				.withNamespace(namespace)
+				.withName(user + "-configmap-reader")
+				.endMetadata()
+				.withNewRoleRef("rbac.authorization.k8s.io", "Role", "configmap-reader")
+				.addNewSubject()
+				.withKind("User")
+				.withName(user)
+				.withApiGroup("rbac.authorization.k8s.io")
+				.endSubject()
+				.build())
+			.serverSideApply();
 	}
 
 	public static GenericKubernetesResource widget(String namespace, String name, String color) {
