@@ -91,7 +91,7 @@ class ListFaultTests {
 					RecordingListener listener = context.getBean(RecordingListener.class);
 					// startup waited for the sync
 					assertThat(listener.events()).hasSize(26);
-					assertThat(listener.events(ResourceAddedEvent.class)).extracting(ResourceAddedEvent::getName)
+					assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 						.containsExactlyInAnyOrderElementsOf(names);
 					assertThat(listener.events().get(25)).isInstanceOfSatisfying(InformerSyncedEvent.class,
 							(synced) -> assertThat(synced.getCacheSize()).isEqualTo(25));
