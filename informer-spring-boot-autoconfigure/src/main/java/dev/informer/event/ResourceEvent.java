@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.ResolvableTypeProvider;
+import org.springframework.util.ConcurrentReferenceHashMap;
 
 /**
  * Base class of the events an informer publishes for a change of one Kubernetes object.
@@ -22,6 +23,21 @@ import org.springframework.core.ResolvableTypeProvider;
  * @param <T> the resource type
  */
 public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEvent implements ResolvableTypeProvider {
+
+	/**
+	 * The resolvable type of each (event class, resource class), built once: Spring asks for it
+	 * on every publish, and building it anew costs more than finding the listeners. Held
+	 * through a {@link ClassValue} per event class and soft references per resource class, so
+	 * that neither class is kept from being unloaded.
+	 */
+	private static final ClassValue<ConcurrentReferenceHashMap<Class<?>, ResolvableType>> resolvableTypes = new ClassValue<>() {
+
+		@Override
+		protected ConcurrentReferenceHashMap<Class<?>, ResolvableType> computeValue(Class<?> eventClass) {
+			return new ConcurrentReferenceHashMap<>();
+		}
+
+	};
 
 	private final String informerName;
 
@@ -105,7 +121,10 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 
 	@Override
 	public ResolvableType getResolvableType() {
-		return ResolvableType.forClassWithGenerics(getClass(), this.resourceType);
+		Class<?> eventClass = getClass();
+		return resolvableTypes.get(eventClass)
+			.computeIfAbsent(this.resourceType, (resourceType) -> ResolvableType.forClassWithGenerics(eventClass,
+					resourceType));
 	}
 
 	/**
