@@ -208,8 +208,9 @@ public class InformerProperties {
 		private Duration watchAvailabilityWindow = Duration.ofSeconds(60);
 
 		/**
-		 * First wait before replacing an informer; doubles with every consecutive
-		 * replacement, with jitter of half this value.
+		 * Base of the wait before replacing an informer; doubles with every consecutive
+		 * replacement and is randomized by Spring's jitter (with 1s: 1-1.5s,
+		 * then 1-3s, then 2-6s...).
 		 */
 		private Duration backoffInitialInterval = Duration.ofSeconds(1);
 

@@ -29,14 +29,16 @@ public record RecoveryOptions(Duration replaceStalledAfter, Duration availabilit
 
 	/**
 	 * Defaults: replace after 2 minutes without a watch, or when a watch was open for less
-	 * than half of the last 60 seconds; back off from 1 s, doubling with 50% jitter, to 5
+	 * than half of the last 60 seconds; back off from 1 s, doubling with jitter, to 5
 	 * minutes.
 	 */
 	public static final RecoveryOptions DEFAULT = new RecoveryOptions(Duration.ofMinutes(2), Duration.ofSeconds(60),
 			0.5, backOff(Duration.ofSeconds(1), Duration.ofMinutes(5)));
 
 	/**
-	 * Create Spring's exponential backoff, doubling, with jitter of half the initial interval.
+	 * Create Spring's exponential backoff, doubling, with a jitter of half the initial interval
+	 * that Spring scales with each doubling: with 1 s the waits fall in 1-1.5 s, 1-3 s,
+	 * 2-6 s and so on.
 	 * @param initial the first interval
 	 * @param max the largest interval
 	 * @return the backoff

@@ -85,12 +85,7 @@ class InformerRecoveryTests {
 			.andEmit(new WatchEvent(cm("a", "1"), "ADDED"))
 			.done()
 			.always();
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults",
-					"informer.reliability.watch-availability-window=6s")
+		runner("informer.reliability.watch-availability-window=6s")
 			.run((context) -> {
 				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
 				WatchStatus status = informer.getStatuses().get(0);
@@ -106,9 +101,10 @@ class InformerRecoveryTests {
 				});
 				List<Long> delays = delays(output);
 				assertThat(delays).hasSizeGreaterThanOrEqualTo(2);
-				// 1 s then 2 s, each with up to 0.5 s of jitter
-				assertThat(delays.get(0)).isBetween(500L, 1500L);
-				assertThat(delays.get(1)).isGreaterThan(delays.get(0));
+				// Spring's backoff with our settings: 1-1.5 s, then 1-3 s (its jitter scales
+				// with each doubling, so one wait need not exceed the one before)
+				assertThat(delays.get(0)).isBetween(1000L, 1500L);
+				assertThat(delays.get(1)).isBetween(1000L, 3000L);
 				// the object never changed: replacements deliver nothing new
 				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
 					.isInstanceOf(ResourceAddedEvent.class);
@@ -121,12 +117,7 @@ class InformerRecoveryTests {
 		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("10", cm("a", "1"))).always();
 		// a watch closed without a message is taken for 410 by fabric8: relist, watch, repeat
 		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults",
-					"informer.reliability.watch-availability-window=10s")
+		runner("informer.reliability.watch-availability-window=10s")
 			.run((context) -> {
 				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
 				WatchStatus status = informer.getStatuses().get(0);
@@ -161,11 +152,7 @@ class InformerRecoveryTests {
 					"ERROR"))
 			.done()
 			.always();
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults")
+		runner()
 			.run((context) -> {
 				int before = this.mock.server().getRequestCount();
 				long started = System.nanoTime();
@@ -227,6 +214,15 @@ class InformerRecoveryTests {
 			monitor.stop();
 			informer.stop();
 		}
+	}
+
+	private ApplicationContextRunner runner(String... properties) {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults")
+			.withPropertyValues(properties);
 	}
 
 	private static List<Long> delays(CapturedOutput output) {
