@@ -188,6 +188,15 @@ class InformerRealServerIT {
 					RecordingListener listener = context.getBean(RecordingListener.class);
 					WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
 					await().until(() -> context.getBean(InformerRegistry.class).informer("configmaps").isWatching());
+					// fabric8 treats a watch that ends within 2 s of opening without having received a
+					// message as 410 Gone and relists (its workaround for proxies that close instead
+					// of answering 410); one event through this watch first makes the cut a plain
+					// connection loss, whenever it happens
+					admin.configMaps().resource(TestResources.configMap("it-cut", "warm", "1")).create();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> listener.events(ResourceAddedEvent.class)
+							.stream()
+							.anyMatch((event) -> event.getName().equals("warm")));
 					listener.clear();
 					proxy.cut();
 					admin.configMaps().inNamespace("it-cut").withName("kept").edit((cm) -> {

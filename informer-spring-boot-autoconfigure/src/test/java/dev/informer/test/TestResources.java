@@ -71,11 +71,14 @@ public final class TestResources {
 			.v1()
 			.customResourceDefinitions()
 			.withName(plural + ".example.com")
-			.waitUntilCondition((crd) -> crd != null && crd.getStatus() != null && crd.getStatus()
-				.getConditions()
-				.stream()
-				.anyMatch((condition) -> "Established".equals(condition.getType())
-						&& "True".equals(condition.getStatus())), 60, TimeUnit.SECONDS);
+			// the status exists before its conditions do
+			.waitUntilCondition((crd) -> crd != null && crd.getStatus() != null
+					&& crd.getStatus().getConditions() != null && crd.getStatus()
+						.getConditions()
+						.stream()
+						.anyMatch((condition) -> "Established".equals(condition.getType())
+								&& "True".equals(condition.getStatus())),
+					60, TimeUnit.SECONDS);
 	}
 
 	/**

@@ -128,7 +128,7 @@ final class DemoTraffic implements AutoCloseable {
 				.customResourceDefinitions()
 				.withName(crd.getMetadata().getName())
 				.waitUntilCondition((current) -> current != null && current.getStatus() != null
-						&& current.getStatus()
+						&& current.getStatus().getConditions() != null && current.getStatus()
 							.getConditions()
 							.stream()
 							.anyMatch((condition) -> "Established".equals(condition.getType())
