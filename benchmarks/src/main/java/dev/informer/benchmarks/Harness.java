@@ -129,6 +129,12 @@ final class Harness {
 					await(() -> probe.syncedAt() != 0, this.options.syncTimeout(), subject.id() + " sync of " + size);
 					record(size, subject.id(), rep, Measurement.SYNC_MS,
 							(probe.syncedAt() - running.informerStartedAt()) / 1e6);
+					if (probe.hasSyncCpu()) {
+						record(size, subject.id(), rep, Measurement.SYNC_CPU_MS, probe.syncCpuNanos() / 1e6);
+					}
+					else {
+						log("  %s: the OS gave no process CPU time; sync CPU not recorded", subject.id());
+					}
 				}
 				long usedAfter = usedHeapAfterGc();
 				record(size, subject.id(), rep, Measurement.HEAP_DELTA_BYTES, usedAfter - usedBefore);
@@ -148,12 +154,13 @@ final class Harness {
 			else {
 				ended = System.nanoTime();
 			}
-			long cpu = processCpuTime() - cpuBefore - writerCpu;
+			long cpuAfter = processCpuTime();
+			long cpu = (cpuBefore < 0 || cpuAfter < 0) ? -1 : cpuAfter - cpuBefore - writerCpu;
 			record(size, subject.id(), rep, Measurement.STREAM_EVENTS_PER_S, count / ((ended - started) / 1e9));
 			if (watches) {
 				measureLatency(subject, workload, probe, size, rep);
 			}
-			return cpu / 1e3 / count;
+			return (cpu < 0) ? null : cpu / 1e3 / count;
 		}
 		finally {
 			running.close();
@@ -243,8 +250,7 @@ final class Harness {
 	}
 
 	private static long processCpuTime() {
-		return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-			.getProcessCpuTime();
+		return Probe.processCpuTime();
 	}
 
 	private static void await(BooleanSupplier condition, Duration timeout, String what) throws TimeoutException {

@@ -13,6 +13,8 @@ record Measurement(int size, String subject, int repetition, String metric, doub
 
 	static final String SYNC_MS = "sync_ms";
 
+	static final String SYNC_CPU_MS = "sync_cpu_ms";
+
 	static final String HEAP_DELTA_BYTES = "heap_delta_bytes";
 
 	static final String HEAP_BYTES_PER_OBJECT = "heap_bytes_per_object";

@@ -26,6 +26,7 @@ final class RawFabric8Subject implements Subject {
 		// the starter's discovery opens the connection before its informers start; do the
 		// same so that neither sync time includes the TLS handshake
 		client.getKubernetesVersion();
+		probe.informerStarting();
 		long started = System.nanoTime();
 		SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(namespace).runnableInformer(0);
 		informer.addEventHandler(new ResourceEventHandler<>() {

@@ -73,7 +73,7 @@ final class StarterSubject implements Subject {
 	@Override
 	public Running start(ApiServer server, String namespace, Probe probe) {
 		KubernetesClient client = server.newClient();
-		StartMarker marker = new StartMarker();
+		StartMarker marker = new StartMarker(probe);
 		List<String> properties = new ArrayList<>(List.of("informer.resources.configmaps.api-version=v1",
 				"informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + namespace,
@@ -114,12 +114,19 @@ final class StarterSubject implements Subject {
 	 */
 	static final class StartMarker implements SmartLifecycle {
 
+		private final Probe probe;
+
 		volatile long startedAt;
 
 		private volatile boolean running;
 
+		StartMarker(Probe probe) {
+			this.probe = probe;
+		}
+
 		@Override
 		public void start() {
+			this.probe.informerStarting();
 			this.startedAt = System.nanoTime();
 			this.running = true;
 		}

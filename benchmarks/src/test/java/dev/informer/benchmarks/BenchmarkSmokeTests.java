@@ -32,6 +32,7 @@ class BenchmarkSmokeTests {
 			assertThat(this.output.resolve(file)).isNotEmptyFile();
 		}
 		assertThat(Files.readString(this.output.resolve("results.csv"))).contains("ratio,100,b/a,sync_ms")
+			.contains("ratio,100,b/a,sync_cpu_ms")
 			.contains("value,100,c,latency_p99_ms").contains("value,100,d,heap_bytes_per_object");
 		assertThat(ImageIO.read(this.output.resolve("results.png").toFile()).getWidth()).isEqualTo(1400);
 	}
