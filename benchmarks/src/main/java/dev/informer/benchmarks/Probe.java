@@ -46,8 +46,9 @@ final class Probe {
 
 	void added(ConfigMap resource) {
 		if (this.adds.incrementAndGet() == this.expectedAdds) {
-			this.syncedAt = System.nanoTime();
+			// before syncedAt: whoever sees syncedAt set must see this too
 			this.syncedCpu = processCpuTime();
+			this.syncedAt = System.nanoTime();
 		}
 	}
 
@@ -62,8 +63,8 @@ final class Probe {
 	}
 
 	/**
-	 * Whether both CPU readings succeeded ({@code getProcessCpuTime()} answers -1 when the
-	 * operating system does not).
+	 * Whether both CPU readings succeeded ({@code getProcessCpuTime()} answers -1 on a
+	 * platform that does not measure it).
 	 * @return whether {@link #syncCpuNanos()} is a measurement
 	 */
 	boolean hasSyncCpu() {
@@ -72,17 +73,12 @@ final class Probe {
 
 	/**
 	 * The CPU time of this JVM so far.
-	 * @return nanoseconds, or -1 if the operating system did not answer
+	 * @return nanoseconds, or -1 where the platform does not measure it
 	 */
 	static long processCpuTime() {
 		com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) ManagementFactory
 			.getOperatingSystemMXBean();
-		// it answers -1 when a reading fails, which was seen once in about a hundred readings
-		long cpu = os.getProcessCpuTime();
-		for (int attempt = 0; cpu < 0 && attempt < 3; attempt++) {
-			cpu = os.getProcessCpuTime();
-		}
-		return cpu;
+		return os.getProcessCpuTime();
 	}
 
 	/**
