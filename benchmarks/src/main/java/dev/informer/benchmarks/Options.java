@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * What one run does. {@code --smoke}: seconds, tiny workload, mock server, JMH in-process;
- * {@code --full}: the real server when its binaries exist, 1k/10k/50k objects, five
- * repetitions and a forked JMH. Any value can be overridden, for example
+ * {@code --full}: the real server when its binaries exist, 1k/10k/50k objects, two warm-up and
+ * five measured repetitions and a forked JMH. Any value can be overridden, for example
  * {@code --sizes=1000,10000 --repetitions=3}.
  *
  * @param smoke whether this is the smoke run
@@ -34,7 +34,7 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		boolean smoke = Arrays.asList(args).contains("--smoke");
 		boolean mock = smoke;
 		List<Integer> sizes = smoke ? List.of(100) : List.of(1_000, 10_000, 50_000);
-		int warmups = smoke ? 0 : 1;
+		int warmups = smoke ? 0 : 2;
 		int repetitions = smoke ? 2 : 5;
 		int writers = 4;
 		int streamEvents = smoke ? 100 : 5_000;
