@@ -1,14 +1,11 @@
 package dev.informer.it;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.jspecify.annotations.Nullable;
@@ -58,11 +55,7 @@ class InformerBookmarkIT {
 	static void startServer() {
 		server = RealApiServer.get();
 		admin = server.adminClient();
-		for (String namespace : List.of(NAMESPACE, ELSEWHERE)) {
-			admin.namespaces()
-				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-				.serverSideApply();
-		}
+		TestResources.createNamespaces(admin, NAMESPACE, ELSEWHERE);
 	}
 
 	@AfterAll
@@ -75,10 +68,9 @@ class InformerBookmarkIT {
 	@Test
 	@Timeout(value = 150, unit = TimeUnit.SECONDS)
 	void aQuietWatchAdvancesOnBookmarksAndResumesFromThem() throws Exception {
-		URI api = URI.create(server.getMasterUrl());
-		try (TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort());
+		try (TcpProxy proxy = server.newProxy();
 				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(withMasterUrl(server.adminConfig(), "https://127.0.0.1:" + proxy.getPort()))
+					.withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -137,11 +129,6 @@ class InformerBookmarkIT {
 
 	private static long version(@Nullable String resourceVersion) {
 		return (resourceVersion != null) ? Long.parseLong(resourceVersion) : 0;
-	}
-
-	private static Config withMasterUrl(Config config, String url) {
-		config.setMasterUrl(url);
-		return config;
 	}
 
 }

@@ -1,14 +1,11 @@
 package dev.informer.it;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
@@ -58,9 +55,7 @@ class InformerCompactionIT {
 	static void startServer() {
 		server = RealApiServer.startDedicated("--watch-cache=false", "--etcd-compaction-interval=2s");
 		admin = server.adminClient();
-		admin.namespaces()
-			.resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build())
-			.serverSideApply();
+		TestResources.createNamespaces(admin, NAMESPACE);
 	}
 
 	@AfterAll
@@ -78,10 +73,9 @@ class InformerCompactionIT {
 		for (String name : List.of("unchanged", "changed", "doomed")) {
 			admin.configMaps().resource(TestResources.configMap(NAMESPACE, name, "1")).create();
 		}
-		URI api = URI.create(server.getMasterUrl());
-		try (TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort());
+		try (TcpProxy proxy = server.newProxy();
 				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(withMasterUrl(server.adminConfig(), "https://127.0.0.1:" + proxy.getPort()))
+					.withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -197,11 +191,6 @@ class InformerCompactionIT {
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NAMESPACE);
-	}
-
-	private static Config withMasterUrl(Config config, String url) {
-		config.setMasterUrl(url);
-		return config;
 	}
 
 }

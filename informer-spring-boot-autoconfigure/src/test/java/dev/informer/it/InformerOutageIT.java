@@ -1,12 +1,10 @@
 package dev.informer.it;
 
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -47,11 +45,7 @@ class InformerOutageIT {
 	static void startServer() {
 		server = RealApiServer.get();
 		admin = server.adminClient();
-		for (String namespace : List.of("it-outage", "it-revoke")) {
-			admin.namespaces()
-				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-				.serverSideApply();
-		}
+		TestResources.createNamespaces(admin, "it-outage", "it-revoke");
 	}
 
 	@AfterAll
@@ -66,10 +60,9 @@ class InformerOutageIT {
 		for (int i = 0; i < 20; i++) {
 			admin.configMaps().resource(TestResources.configMap("it-outage", "cm-" + i, "1")).create();
 		}
-		URI api = URI.create(server.getMasterUrl());
-		try (TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort());
+		try (TcpProxy proxy = server.newProxy();
 				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(withMasterUrl(server.adminConfig(), "https://127.0.0.1:" + proxy.getPort()))
+					.withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied, "it-outage").run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -102,12 +95,8 @@ class InformerOutageIT {
 	void revokedAccessTurnsHealthDownAsForbiddenAndRestoredAccessRecovers() throws Exception {
 		TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 		admin.configMaps().resource(TestResources.configMap("it-revoke", "kept", "1")).create();
-		URI api = URI.create(server.getMasterUrl());
-		Config carol = server.adminConfig();
-		carol.setImpersonateUsername("carol");
-		try (TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort());
-				KubernetesClient client = new KubernetesClientBuilder()
-					.withConfig(withMasterUrl(carol, "https://127.0.0.1:" + proxy.getPort()))
+		try (TcpProxy proxy = server.newProxy();
+				KubernetesClient client = new KubernetesClientBuilder().withConfig(impersonating(proxy, "carol"))
 					.build()) {
 			runner(client, "it-revoke").run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -136,6 +125,12 @@ class InformerOutageIT {
 		}
 	}
 
+	private static Config impersonating(TcpProxy proxy, String user) {
+		Config config = server.adminConfigThrough(proxy);
+		config.setImpersonateUsername(user);
+		return config;
+	}
+
 	private ApplicationContextRunner runner(KubernetesClient client, String namespace) {
 		return runner(client, namespace, "informer.reliability.replace-stalled-after=5s");
 	}
@@ -149,11 +144,6 @@ class InformerOutageIT {
 					"informer.resources.configmaps.namespaces=" + namespace,
 					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
 			.withPropertyValues(properties);
-	}
-
-	private static Config withMasterUrl(Config config, String url) {
-		config.setMasterUrl(url);
-		return config;
 	}
 
 }

@@ -1,13 +1,11 @@
 package dev.informer.it;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -47,11 +45,7 @@ class InformerRealServerIT {
 	static void startServer() {
 		server = RealApiServer.get();
 		admin = server.adminClient();
-		for (String namespace : List.of("it-a", "it-b", "it-sel", "it-page", "it-cut", "it-rbac", "it-crd")) {
-			admin.namespaces()
-				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-				.serverSideApply();
-		}
+		TestResources.createNamespaces(admin, "it-a", "it-b", "it-sel", "it-page", "it-cut", "it-rbac", "it-crd");
 		TestResources.applyCrd(admin, "widgets", "Widget");
 		TestResources.applyCrd(admin, "gadgets", "Gadget");
 	}
@@ -174,10 +168,9 @@ class InformerRealServerIT {
 
 	@Test
 	void aCutConnectionResumesFromTheLastResourceVersionWithoutRelisting() throws Exception {
-		URI api = URI.create(server.getMasterUrl());
-		try (TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort());
+		try (TcpProxy proxy = server.newProxy();
 				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(withMasterUrl(server.adminConfig(), "https://127.0.0.1:" + proxy.getPort()))
+					.withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			admin.configMaps().resource(TestResources.configMap("it-cut", "kept", "1")).create();
 			admin.configMaps().resource(TestResources.configMap("it-cut", "doomed", "1")).create();
@@ -255,11 +248,6 @@ class InformerRealServerIT {
 				assertThat(context.getStartupFailure()).hasStackTraceContaining("forbidden to list configmaps in namespace it-rbac");
 			});
 		}
-	}
-
-	private static Config withMasterUrl(Config config, String url) {
-		config.setMasterUrl(url);
-		return config;
 	}
 
 	private static String[] configMaps(String namespaces) {

@@ -2,11 +2,8 @@ package dev.informer.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.time.Duration;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Test;
@@ -18,6 +15,7 @@ import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.core.InformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
+import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,15 +32,11 @@ class InvariantIT {
 	@Test
 	void deliveredEventsReplayToTheServersStateDespiteDropsAndRelists() throws Exception {
 		RealApiServer server = RealApiServer.get();
-		URI api = URI.create(server.getMasterUrl());
-		Config proxied = server.adminConfig();
-		try (KubernetesClient admin = server.adminClient();
-				TcpProxy proxy = new TcpProxy(api.getHost(), api.getPort())) {
-			proxied.setMasterUrl("https://127.0.0.1:" + proxy.getPort());
-			admin.namespaces()
-				.resource(new NamespaceBuilder().withNewMetadata().withName("it-invariant").endMetadata().build())
-				.serverSideApply();
-			try (KubernetesClient informerClient = new KubernetesClientBuilder().withConfig(proxied).build()) {
+		try (KubernetesClient admin = server.adminClient(); TcpProxy proxy = server.newProxy()) {
+			TestResources.createNamespaces(admin, "it-invariant");
+			try (KubernetesClient informerClient = new KubernetesClientBuilder()
+				.withConfig(server.adminConfigThrough(proxy))
+				.build()) {
 				new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 					.withBean(KubernetesClient.class, () -> informerClient,
 							(definition) -> definition.setDestroyMethodName(""))

@@ -3,7 +3,6 @@ package dev.informer.it;
 import java.time.Duration;
 import java.util.Map;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -21,7 +20,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
-import dev.informer.event.ResourceEvent;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 
@@ -43,9 +41,7 @@ class K3sIT {
 	@BeforeAll
 	static void connect() {
 		client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml())).build();
-		client.namespaces()
-			.resource(new NamespaceBuilder().withNewMetadata().withName("k3s-it").endMetadata().build())
-			.serverSideApply();
+		TestResources.createNamespaces(client, "k3s-it");
 		TestResources.applyCrd(client, "widgets", "Widget");
 	}
 

@@ -200,6 +200,27 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return a copy of the admin configuration that reaches this server through a proxy.
+	 * @param proxy the proxy, started by {@link #newProxy()}
+	 * @return the configuration
+	 */
+	public Config adminConfigThrough(TcpProxy proxy) {
+		Config config = adminConfig();
+		config.setMasterUrl("https://127.0.0.1:" + proxy.getPort());
+		return config;
+	}
+
+	/**
+	 * Start a {@link TcpProxy} in front of this server.
+	 * @return the proxy, to close after use
+	 * @throws IOException if it cannot listen
+	 */
+	public TcpProxy newProxy() throws IOException {
+		URI api = URI.create(getMasterUrl());
+		return new TcpProxy(api.getHost(), api.getPort());
+	}
+
+	/**
 	 * Create an admin client.
 	 * @return the client
 	 */

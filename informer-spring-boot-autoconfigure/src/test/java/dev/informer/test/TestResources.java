@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
@@ -60,6 +61,17 @@ public final class TestResources {
 			.endVersion()
 			.endSpec()
 			.build();
+	}
+
+	/**
+	 * Create (or keep) namespaces, with server-side apply.
+	 */
+	public static void createNamespaces(KubernetesClient client, String... names) {
+		for (String name : names) {
+			client.namespaces()
+				.resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
+				.serverSideApply();
+		}
 	}
 
 	/**
