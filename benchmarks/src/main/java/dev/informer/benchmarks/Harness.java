@@ -143,7 +143,7 @@ final class Harness {
 				return null;
 			}
 			int count = this.options.streamEvents();
-			long cpuBefore = processCpuTime();
+			long cpuBefore = Probe.processCpuTime();
 			long started = System.nanoTime();
 			long writerCpu = workload.stream(size, count);
 			long ended;
@@ -154,7 +154,7 @@ final class Harness {
 			else {
 				ended = System.nanoTime();
 			}
-			long cpuAfter = processCpuTime();
+			long cpuAfter = Probe.processCpuTime();
 			long cpu = (cpuBefore < 0 || cpuAfter < 0) ? -1 : cpuAfter - cpuBefore - writerCpu;
 			record(size, subject.id(), rep, Measurement.STREAM_EVENTS_PER_S, count / ((ended - started) / 1e9));
 			if (watches) {
@@ -247,10 +247,6 @@ final class Harness {
 			used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
 		}
 		return used;
-	}
-
-	private static long processCpuTime() {
-		return Probe.processCpuTime();
 	}
 
 	private static void await(BooleanSupplier condition, Duration timeout, String what) throws TimeoutException {
