@@ -94,12 +94,24 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 		for (Consumer<? super T> transform : this.transforms) {
 			transform.accept(resource);
 		}
-		T previous = this.delegate.put(key, resource);
+		// fabric8 writes from one thread: what get() returns is what put() replaces
+		T previous = this.delegate.get(key);
 		if (!this.seeds.remove(resource) && (previous == null || !Objects.equals(resourceVersion(previous),
 				resourceVersion(resource)))) {
-			this.tracker.queued(key, previous);
+			reportBeforeStoring(key, previous);
 		}
+		this.delegate.put(key, resource);
 		return previous;
+	}
+
+	/**
+	 * Report a change to the tracker before the cache shows it. A relist reads the cache and
+	 * then the tracker while fabric8 may be storing a change: reported after storing, a change
+	 * caught in between would count as seen by listeners, and the relist would never deliver
+	 * it (an added object's later delete would then reach listeners that never saw it added).
+	 */
+	private void reportBeforeStoring(String key, @Nullable T before) {
+		this.tracker.queued(key, before);
 	}
 
 	private static @Nullable String resourceVersion(HasMetadata resource) {
@@ -108,11 +120,11 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	@Override
 	public T remove(String key) {
-		T removed = this.delegate.remove(key);
-		if (removed != null) {
-			this.tracker.queued(key, removed);
+		T current = this.delegate.get(key);
+		if (current != null) {
+			reportBeforeStoring(key, current);
 		}
-		return removed;
+		return this.delegate.remove(key);
 	}
 
 	@Override

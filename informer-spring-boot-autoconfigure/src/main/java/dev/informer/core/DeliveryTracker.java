@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the resource type
  */
-final class DeliveryTracker<T extends HasMetadata> {
+class DeliveryTracker<T extends HasMetadata> {
 
 	private final Map<String, Pending<T>> pending = new ConcurrentHashMap<>();
 

@@ -1,6 +1,10 @@
 package dev.informer.core;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import org.junit.jupiter.api.Test;
@@ -68,6 +72,42 @@ class DeliveryTrackerTests {
 		assertThat(this.tracker.seenByListeners(this.store.snapshot())).containsOnlyKeys("ns/a", "ns/b", "ns/c")
 			.containsEntry("ns/a", seenA)
 			.containsEntry("ns/b", seenB);
+	}
+
+	@Test
+	void aChangeIsReportedBeforeTheCacheShowsIt() {
+		// a relist reads the cache, then the tracker, while fabric8 stores changes on its own
+		// thread: at any instant of a change the two must together say what listeners have seen
+		List<Map<String, String>> seenWhileStoring = new ArrayList<>();
+		AtomicReference<CachingItemStore<ConfigMap>> storeHolder = new AtomicReference<>();
+		DeliveryTracker<ConfigMap> tracker = new DeliveryTracker<>() {
+
+			@Override
+			void queued(String key, ConfigMap before) {
+				seenWhileStoring.add(versions(seenByListeners(storeHolder.get().snapshot())));
+				super.queued(key, before);
+			}
+
+		};
+		CachingItemStore<ConfigMap> store = new CachingItemStore<>(true, List.of(), tracker);
+		storeHolder.set(store);
+		store.put("ns/a", configMap("a", "1"));
+		tracker.delivered("ns/a");
+		store.put("ns/b", configMap("b", "1"));
+		tracker.delivered("ns/b");
+		store.put("ns/a", configMap("a", "2"));
+		tracker.delivered("ns/a");
+		store.remove("ns/b");
+		tracker.delivered("ns/b");
+		// each time, exactly the changes delivered before
+		assertThat(seenWhileStoring).containsExactly(Map.of(), Map.of("ns/a", "1"), Map.of("ns/a", "1", "ns/b", "1"),
+				Map.of("ns/a", "2", "ns/b", "1"));
+	}
+
+	private static Map<String, String> versions(Map<String, ConfigMap> objects) {
+		Map<String, String> versions = new HashMap<>();
+		objects.forEach((key, object) -> versions.put(key, object.getMetadata().getResourceVersion()));
+		return versions;
 	}
 
 	private static ConfigMap configMap(String name, String resourceVersion) {
