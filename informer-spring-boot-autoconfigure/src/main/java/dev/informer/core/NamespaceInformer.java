@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -41,6 +42,9 @@ import dev.informer.event.ResourceUpdatedEvent;
 final class NamespaceInformer<T extends HasMetadata> {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+
+	/** How long a relist waits for the event being delivered to reach every listener. */
+	private static final long DELIVERY_WAIT_SECONDS = 5;
 
 	private final ResourceInformer<T> owner;
 
@@ -120,8 +124,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * Replace the fabric8 informer by a new one seeded with what listeners have seen, so that
 	 * its list delivers only the differences: unchanged objects (same resourceVersion) cause
 	 * no event, changed ones an update, vanished ones a delete with final state unknown.
-	 * Changes the old informer had queued but not delivered are delivered by the new one; one
-	 * that was being delivered during the swap may be delivered twice.
+	 * Changes the old informer had queued but not delivered are delivered by the new one. An
+	 * event being delivered is let reach every listener first (for up to
+	 * {@value #DELIVERY_WAIT_SECONDS} s; a listener slower than that may see that change again).
 	 * @param trigger the reason, counted as the relist's trigger
 	 * @return a future that completes when the new informer has listed
 	 */
@@ -137,9 +142,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			this.pendingReplacement = null;
 		}
 		Generation next = new Generation(client, this.customizers);
-		old.retire();
-		Collection<T> seen = old.tracker.seenByListeners(old.store.snapshot()).values();
-		next.seed(seen);
+		next.seed(old.retireAfterDelivery(Duration.ofSeconds(DELIVERY_WAIT_SECONDS)));
 		this.status.relistRequested(trigger);
 		next.start();
 		this.current = next;
@@ -293,6 +296,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 		private final CompletableFuture<Void> listed = new CompletableFuture<>();
 
+		/** Held while an event is delivered, so that a relist can wait for it. */
+		private final ReentrantLock delivery = new ReentrantLock();
+
 		private volatile boolean retired;
 
 		Generation(KubernetesClient client, List<InformerCustomizer> customizers) {
@@ -340,6 +346,32 @@ final class NamespaceInformer<T extends HasMetadata> {
 			this.listed.cancel(false);
 		}
 
+		/**
+		 * Retire once the event being delivered, if any, has reached every listener, and
+		 * return what listeners have seen. Without the wait, an event delivered while the
+		 * cache was read would count as not seen and be delivered again by the next informer.
+		 * @param wait how long to wait for a listener
+		 * @return the objects listeners have seen
+		 */
+		Collection<T> retireAfterDelivery(Duration wait) {
+			boolean locked = false;
+			try {
+				locked = this.delivery.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			try {
+				retire();
+				return this.tracker.seenByListeners(this.store.snapshot()).values();
+			}
+			finally {
+				if (locked) {
+					this.delivery.unlock();
+				}
+			}
+		}
+
 		private boolean isActive() {
 			return !this.retired && !NamespaceInformer.this.closed;
 		}
@@ -385,20 +417,27 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 
 		private void deliver(String type, ResourceEvent<T> event) {
-			if (!isActive()) {
-				return;
+			// only fabric8's delivery thread takes it, so it is contended only by a relist
+			this.delivery.lock();
+			try {
+				if (!isActive()) {
+					return;
+				}
+				long started = System.nanoTime();
+				// stopped while a listener had this event: the next listeners must not get it
+				int failures = NamespaceInformer.this.owner.getPublisher().publish(event, this::isActive);
+				Duration duration = Duration.ofNanos(System.nanoTime() - started);
+				if (!EventTypes.RESYNC.equals(type)) {
+					// resyncs replay the cache: fabric8 queues them without changing it
+					this.tracker.delivered(Cache.metaNamespaceKeyFunc(event.getResource()));
+				}
+				NamespaceInformer.this.status.eventDelivered(type, failures);
+				NamespaceInformer.this.owner.getDeliveryObserver()
+					.delivered(NamespaceInformer.this.owner, NamespaceInformer.this.status, type, duration, failures);
 			}
-			long started = System.nanoTime();
-			// stopped while a listener had this event: the next listeners must not get it
-			int failures = NamespaceInformer.this.owner.getPublisher().publish(event, this::isActive);
-			Duration duration = Duration.ofNanos(System.nanoTime() - started);
-			if (!EventTypes.RESYNC.equals(type)) {
-				// resyncs replay the cache: fabric8 queues them without changing it
-				this.tracker.delivered(Cache.metaNamespaceKeyFunc(event.getResource()));
+			finally {
+				this.delivery.unlock();
 			}
-			NamespaceInformer.this.status.eventDelivered(type, failures);
-			NamespaceInformer.this.owner.getDeliveryObserver()
-				.delivered(NamespaceInformer.this.owner, NamespaceInformer.this.status, type, duration, failures);
 		}
 
 		@Override
