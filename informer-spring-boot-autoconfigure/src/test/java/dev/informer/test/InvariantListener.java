@@ -26,6 +26,8 @@ public class InvariantListener {
 
 	private final List<String> violations = new ArrayList<>();
 
+	private final Map<String, List<String>> history = new HashMap<>();
+
 	private int events;
 
 	@EventListener
@@ -33,6 +35,8 @@ public class InvariantListener {
 		this.events++;
 		String key = event.getNamespace() + "/" + event.getName();
 		String version = event.getResourceVersion();
+		List<String> seen = this.history.computeIfAbsent(key, (ignored) -> new ArrayList<>());
+		int violationsBefore = this.violations.size();
 		if (event instanceof ResourceAddedEvent<?>) {
 			if (this.applied.containsKey(key)) {
 				this.violations.add("added again: " + event);
@@ -59,6 +63,13 @@ public class InvariantListener {
 				checkOrder(key, event, true);
 			}
 		}
+		// a violation names what came before it for the same object
+		for (int i = violationsBefore; i < this.violations.size(); i++) {
+			this.violations.set(i, this.violations.get(i) + " (earlier for this object: " + seen + ")");
+		}
+		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " "
+				+ version + (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
+						? " (final state unknown)" : ""));
 	}
 
 	private void checkOrder(String key, ResourceEvent<?> event, boolean mayRepeat) {
