@@ -86,7 +86,7 @@ public final class InformerAutoConfiguration {
 		InformerProperties.Startup startup = properties.getStartup();
 		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
-						startup.isFailOnTimeout()));
+						startup.isFailOnTimeout(), startup.getMaxConcurrentLists()));
 	}
 
 	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {

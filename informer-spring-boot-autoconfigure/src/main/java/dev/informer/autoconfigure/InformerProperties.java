@@ -128,6 +128,21 @@ public class InformerProperties {
 		 */
 		private boolean failOnForbidden = true;
 
+		/**
+		 * How many watches (one per informer and namespace) may run their initial list at
+		 * once; the others wait for one to finish. Keeps hundreds of watches from sending
+		 * hundreds of LISTs to the API server at the same moment. 0 for no cap.
+		 */
+		private int maxConcurrentLists = 10;
+
+		public int getMaxConcurrentLists() {
+			return this.maxConcurrentLists;
+		}
+
+		public void setMaxConcurrentLists(int maxConcurrentLists) {
+			this.maxConcurrentLists = maxConcurrentLists;
+		}
+
 		public boolean isWaitForSync() {
 			return this.waitForSync;
 		}

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -40,11 +41,28 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	private final Set<T> seeds = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
+	private final BiConsumer<String, Throwable> transformFailures;
+
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms) {
 		this(stripManagedFields, transforms, new DeliveryTracker<>());
 	}
 
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker) {
+		this(stripManagedFields, transforms, tracker, (key, ex) -> {
+		});
+	}
+
+	/**
+	 * Create a store.
+	 * @param stripManagedFields whether to drop managed fields before storing
+	 * @param transforms the customizers' transforms, in order
+	 * @param tracker where to report changes
+	 * @param transformFailures told of each transform that throws, with the object's key:
+	 * the object is stored as it was before that transform, and the later transforms skipped
+	 */
+	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker,
+			BiConsumer<String, Throwable> transformFailures) {
+		this.transformFailures = transformFailures;
 		List<Consumer<? super T>> all = new ArrayList<>();
 		if (stripManagedFields) {
 			all.add(CachingItemStore::stripManagedFields);
@@ -91,17 +109,31 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	@Override
 	public T put(String key, T resource) {
-		for (Consumer<? super T> transform : this.transforms) {
-			transform.accept(resource);
-		}
 		// fabric8 writes from one thread: what get() returns is what put() replaces
 		T previous = this.delegate.get(key);
-		if (!this.seeds.remove(resource) && (previous == null || !Objects.equals(resourceVersion(previous),
-				resourceVersion(resource)))) {
-			reportBeforeStoring(key, previous);
+		// seeds come from a cache like this one: already transformed
+		if (!this.seeds.remove(resource)) {
+			transform(key, resource);
+			if (previous == null || !Objects.equals(resourceVersion(previous), resourceVersion(resource))) {
+				reportBeforeStoring(key, previous);
+			}
 		}
 		this.delegate.put(key, resource);
 		return previous;
+	}
+
+	private void transform(String key, T resource) {
+		for (Consumer<? super T> transform : this.transforms) {
+			try {
+				transform.accept(resource);
+			}
+			catch (RuntimeException ex) {
+				// throwing here would lose the change (on a watch event) or fail the list
+				// for ever: keep the object and say so
+				this.transformFailures.accept(key, ex);
+				return;
+			}
+		}
 	}
 
 	/**

@@ -46,6 +46,8 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private volatile boolean running;
 
+	private boolean listenersAdded;
+
 	/**
 	 * Create the lifecycle.
 	 * @param registry the informers
@@ -68,11 +70,16 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		this.publisher.addListenersOf(this.context);
+		// a context may be stopped and started again: its listeners are registered once
+		if (!this.listenersAdded) {
+			this.publisher.addListenersOf(this.context);
+			this.listenersAdded = true;
+		}
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		this.running = true;
+		ListPermits permits = new ListPermits(this.startup.maxConcurrentLists());
 		for (ResourceInformer<?> informer : this.registry.informers()) {
-			synced.add(informer.start(this.client, this.customizers));
+			synced.add(informer.start(this.client, this.customizers, permits));
 		}
 		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
@@ -195,8 +202,21 @@ public class InformerLifecycle implements SmartLifecycle {
 	 * @param waitForSync whether start blocks until every informer synced
 	 * @param timeout how long to wait
 	 * @param failOnTimeout whether a timeout fails the start
+	 * @param maxConcurrentLists how many watches may run their initial list at once, {@code 0}
+	 * for no cap
 	 */
-	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout) {
+	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout,
+			int maxConcurrentLists) {
+
+		/**
+		 * How startup waits for informers, with no cap on concurrent initial lists.
+		 * @param waitForSync whether start blocks until every informer synced
+		 * @param timeout how long to wait
+		 * @param failOnTimeout whether a timeout fails the start
+		 */
+		public StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout) {
+			this(waitForSync, timeout, failOnTimeout, 0);
+		}
 
 	}
 

@@ -2,15 +2,18 @@ package dev.informer.core;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.time.Instant;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -35,16 +38,19 @@ import dev.informer.event.ResourceUpdatedEvent;
 /**
  * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
  * Runs a fabric8 informer and turns its callbacks into events and status; a relist replaces
- * that fabric8 informer by a new one seeded with what listeners have seen.
+ * that fabric8 informer by a new one seeded with what listeners will have seen.
+ * <p>
+ * fabric8's callbacks only hand events to a {@link DeliveryQueue}, which outlives the fabric8
+ * informers: listeners run on the queue's thread, one event at a time and in order, whatever
+ * informer is current. A relist or a replacement therefore never waits for a listener, never
+ * interrupts one, and what the old informer handed on is still delivered before anything of
+ * the new one.
  *
  * @param <T> the resource type
  */
 final class NamespaceInformer<T extends HasMetadata> {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
-
-	/** How long a relist waits for the event being delivered to reach every listener. */
-	private static final long DELIVERY_WAIT_SECONDS = 5;
 
 	private final ResourceInformer<T> owner;
 
@@ -54,7 +60,16 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private final WatchStatus status;
 
-	private final CompletableFuture<Void> synced = new CompletableFuture<>();
+	private final Clock clock;
+
+	/** Keys with a resync queued: a cycle that finds one queued adds no second. */
+	private final Set<String> resyncsQueued = ConcurrentHashMap.newKeySet();
+
+	private final AtomicReference<@Nullable BackOffExecution> backOff = new AtomicReference<>();
+
+	private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
+
+	private volatile @Nullable DeliveryQueue queue;
 
 	private volatile @Nullable KubernetesClient client;
 
@@ -64,10 +79,6 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile boolean closed;
 
-	private final Clock clock;
-
-	private @Nullable BackOffExecution backOff;
-
 	private @Nullable ScheduledFuture<?> pendingReplacement;
 
 	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
@@ -76,7 +87,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		this.namespace = namespace;
 		this.clock = clock;
 		this.status = new WatchStatus(namespace, this.definition.getDeclaration().getResyncPeriod(), clock,
-				owner::stateChanged, owner.getRecovery().availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
+				this::stateChanged, owner.getRecovery().availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 	}
 
 	@Nullable String getNamespace() {
@@ -106,29 +117,53 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return informer != null && informer.isWatching();
 	}
 
+	/**
+	 * Return the changes not yet handed to listeners: those fabric8 has cached but not yet
+	 * handed on, and those waiting in the delivery queue (resyncs included).
+	 */
 	long backlog() {
 		Generation generation = this.current;
-		return (generation != null) ? generation.tracker.backlog() : 0;
+		DeliveryQueue queue = this.queue;
+		return ((generation != null) ? generation.tracker.backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
 	}
 
-	synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers) {
+	/**
+	 * Start watching, once {@code permits} lets this watch list. May be called again after
+	 * {@link #stop()}: the watch then starts afresh, with a new initial list.
+	 */
+	synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			Executor executor, ListPermits permits) {
 		this.client = client;
 		this.customizers = List.copyOf(customizers);
+		if (this.closed) {
+			this.closed = false;
+			this.synced = new CompletableFuture<>();
+			this.status.restarted();
+		}
+		this.resyncsQueued.clear();
+		this.backOff.set(null);
+		this.queue = new DeliveryQueue(executor);
 		Generation generation = new Generation(client, this.customizers);
-		generation.start();
 		this.current = generation;
+		permits.run(() -> {
+			if (this.current == generation && !this.closed) {
+				generation.start(permits::release);
+			}
+			else {
+				permits.release();
+			}
+		});
 		return this.synced;
 	}
 
 	/**
-	 * Replace the fabric8 informer by a new one seeded with what listeners have seen, so that
-	 * its list delivers only the differences: unchanged objects (same resourceVersion) cause
-	 * no event, changed ones an update, vanished ones a delete with final state unknown.
-	 * Changes the old informer had queued but not delivered are delivered by the new one. An
-	 * event being delivered is let reach every listener first (for up to
-	 * {@value #DELIVERY_WAIT_SECONDS} s; a listener slower than that may see that change again).
+	 * Replace the fabric8 informer by a new one seeded with what listeners will have seen
+	 * once the queue is delivered, so that its list delivers only the differences: unchanged
+	 * objects (same resourceVersion) cause no event, changed ones an update, vanished ones a
+	 * delete with final state unknown. Returns at once: events already queued are delivered
+	 * first, and a listener that is busy is neither waited for nor interrupted.
 	 * @param trigger the reason, counted as the relist's trigger
-	 * @return a future that completes when the new informer has listed
+	 * @return a future that completes when the new informer's list has been delivered
 	 */
 	synchronized CompletableFuture<Void> relist(String trigger) {
 		KubernetesClient client = this.client;
@@ -141,11 +176,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 			pending.cancel(false);
 			this.pendingReplacement = null;
 		}
+		Collection<T> seen = old.retire();
 		Generation next = new Generation(client, this.customizers);
-		next.seed(old.retireAfterDelivery(Duration.ofSeconds(DELIVERY_WAIT_SECONDS)));
+		next.seed(seen);
 		this.status.relistRequested(trigger);
-		next.start();
 		this.current = next;
+		next.start(null);
 		return next.listed;
 	}
 
@@ -185,6 +221,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 			pending.cancel(false);
 			this.pendingReplacement = null;
 		}
+		DeliveryQueue queue = this.queue;
+		if (queue != null) {
+			queue.close();
+		}
 		Generation generation = this.current;
 		if (generation != null) {
 			generation.retire();
@@ -194,7 +234,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Sample the watch connection and the last resourceVersion into the status.
+	 * Sample the watch connection and the last resourceVersion into the status, and replace
+	 * a fabric8 informer that stopped working.
 	 */
 	void sample() {
 		Generation generation = this.current;
@@ -207,56 +248,65 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	private void checkRecovery(Generation generation) {
-		if (!this.status.isSynced() || generation.retired) {
+		if (!this.status.isSynced() || !generation.isActive() || !generation.started) {
 			return;
 		}
 		RecoveryOptions recovery = this.owner.getRecovery();
-		Instant notWatchingSince = this.status.getNotWatchingSince();
 		if (!generation.informer.isRunning()) {
 			scheduleReplacement(WatchStatus.ListCycle.STOPPED, "fabric8 stopped the informer");
+			return;
 		}
-		else if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
+		Instant listedAt = generation.listedAt;
+		if (generation.listing || listedAt == null) {
+			// fabric8 is listing, or retrying its list until the server answers: a replacement
+			// would only start the same list again, from the beginning
+			return;
+		}
+		Instant notWatchingSince = this.status.getNotWatchingSince();
+		if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
 			scheduleReplacement(WatchStatus.ListCycle.FLAPPING, "the watch keeps failing ("
 					+ this.status.getReconnectsWithin(recovery.availabilityWindow()) + " reconnects in "
 					+ recovery.availabilityWindow().toSeconds() + " s)");
 		}
-		else if (notWatchingSince != null && Duration.between(notWatchingSince, this.clock.instant())
-			.compareTo(recovery.replaceStalledAfter()) > 0) {
-			scheduleReplacement(WatchStatus.ListCycle.STALLED,
-					"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
+		else if (notWatchingSince != null) {
+			// the watch of this informer cannot have been lost before its last list
+			Instant since = notWatchingSince.isAfter(listedAt) ? notWatchingSince : listedAt;
+			if (Duration.between(since, this.clock.instant()).compareTo(recovery.replaceStalledAfter()) > 0) {
+				scheduleReplacement(WatchStatus.ListCycle.STALLED,
+						"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
+			}
 		}
 		else if (this.status.getWatchAvailability() >= 0.9) {
-			resetBackOff();
+			this.backOff.set(null);
 		}
-	}
-
-	private synchronized void resetBackOff() {
-		this.backOff = null;
 	}
 
 	/**
 	 * Stop the current fabric8 informer now and start a replacement, seeded with what
-	 * listeners have seen, after the next backoff interval. The old cache stays readable
+	 * listeners will have seen, after the next backoff interval. The old cache stays readable
 	 * meanwhile and nothing is requested from the API server.
 	 */
 	synchronized void scheduleReplacement(String reason, String why) {
 		ScheduledExecutorService scheduler = this.owner.getScheduler();
 		Generation generation = this.current;
-		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null) {
+		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null
+				|| !generation.isActive()) {
 			return;
 		}
-		if (this.backOff == null) {
-			this.backOff = this.owner.getRecovery().backOff().start();
+		BackOffExecution execution = this.backOff.get();
+		if (execution == null) {
+			execution = this.owner.getRecovery().backOff().start();
+			this.backOff.set(execution);
 		}
-		long delay = this.backOff.nextBackOff();
+		long delay = execution.nextBackOff();
 		if (delay == BackOffExecution.STOP) {
-			this.backOff = this.owner.getRecovery().backOff().start();
-			delay = this.backOff.nextBackOff();
+			execution = this.owner.getRecovery().backOff().start();
+			this.backOff.set(execution);
+			delay = execution.nextBackOff();
 		}
 		generation.retire();
 		this.status.transition(InformerState.RECONNECTING, "replacing in " + delay + " ms: " + why);
-		logger.warn("Informer '" + this.definition.getName() + "'"
-				+ ((this.namespace != null) ? " in namespace " + this.namespace : "") + ": " + why
+		logger.warn("Informer '" + this.definition.getName() + "'" + where() + ": " + why
 				+ "; replacing it with a fresh informer in " + delay + " ms");
 		this.pendingReplacement = scheduler.schedule(() -> replace(reason), delay, TimeUnit.MILLISECONDS);
 	}
@@ -271,8 +321,27 @@ final class NamespaceInformer<T extends HasMetadata> {
 			relist(reason);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Replacing informer '" + this.definition.getName() + "' failed; trying again", ex);
-			scheduleReplacement(reason, "the replacement failed: " + ex.getMessage());
+			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed ("
+					+ describe(ex) + "); trying again");
+			scheduleReplacement(reason, "the replacement failed");
+		}
+	}
+
+	private String where() {
+		return (this.namespace != null) ? " in namespace " + this.namespace : "";
+	}
+
+	/**
+	 * Publish a state change in order with the events: from the queue when it runs, else
+	 * (stopped, or told from the delivery thread itself) at once.
+	 */
+	private void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
+		DeliveryQueue queue = this.queue;
+		if (queue == null || queue.isClosed() || queue.isDelivering()) {
+			this.owner.stateChanged(status, previous, current, cause);
+		}
+		else {
+			queue.marker(() -> this.owner.stateChanged(status, previous, current, cause));
 		}
 	}
 
@@ -284,7 +353,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	/**
 	 * One fabric8 informer with its cache. Once retired (stopped or replaced by a relist) it
-	 * no longer touches the status nor delivers events.
+	 * hands nothing more to the queue and no longer touches the status; what it handed on
+	 * before is still delivered.
 	 */
 	private final class Generation implements ResourceEventHandler<T>, ExceptionHandler {
 
@@ -296,10 +366,22 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 		private final CompletableFuture<Void> listed = new CompletableFuture<>();
 
-		/** Held while an event is delivered, so that a relist can wait for it. */
-		private final ReentrantLock delivery = new ReentrantLock();
+		/** Guards handing events to the queue against retirement. */
+		private final Object handoff = new Object();
+
+		private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
 
 		private volatile boolean retired;
+
+		// guarded by handoff
+		private @Nullable Collection<T> seenAtRetirement;
+
+		private volatile boolean started;
+
+		/** Between fabric8's onBeforeList and its onList, retries of a failed list included. */
+		private volatile boolean listing;
+
+		private volatile @Nullable Instant listedAt;
 
 		Generation(KubernetesClient client, List<InformerCustomizer> customizers) {
 			this.informer = createInformer(client);
@@ -309,7 +391,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				customizer.customize(spec);
 			}
 			boolean strip = NamespaceInformer.this.definition.getDeclaration().isStripManagedFields();
-			this.store = new CachingItemStore<>(strip, transforms, this.tracker);
+			this.store = new CachingItemStore<>(strip, transforms, this.tracker, this::transformFailed);
 			this.informer.itemStore(this.store);
 			this.informer.exceptionHandler(this);
 			this.informer.addEventHandler(this);
@@ -321,7 +403,14 @@ final class NamespaceInformer<T extends HasMetadata> {
 			this.informer.initialState(List.copyOf(initialState).stream());
 		}
 
-		void start() {
+		/**
+		 * Start the fabric8 informer.
+		 * @param releasePermit run once when the first list completed or failed, or
+		 * {@code null}
+		 */
+		void start(@Nullable Runnable releasePermit) {
+			this.permit.set(releasePermit);
+			this.started = true;
 			// fabric8 stops an informer for good on some errors: replace it, do not let it
 			// sit dead while health says UP
 			this.informer.stopped().whenComplete((result, ex) -> {
@@ -331,6 +420,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				}
 			});
 			this.informer.start().whenComplete((result, ex) -> {
+				releasePermit();
 				if (ex != null && isActive()) {
 					Throwable cause = KubernetesErrors.unwrap(ex);
 					NamespaceInformer.this.status.transition(InformerState.FAILED, describe(cause));
@@ -340,66 +430,77 @@ final class NamespaceInformer<T extends HasMetadata> {
 			});
 		}
 
-		void retire() {
-			this.retired = true;
-			this.informer.stop();
-			this.listed.cancel(false);
+		private void releasePermit() {
+			Runnable release = this.permit.getAndSet(null);
+			if (release != null) {
+				release.run();
+			}
 		}
 
 		/**
-		 * Retire once the event being delivered, if any, has reached every listener, and
-		 * return what listeners have seen. Without the wait, an event delivered while the
-		 * cache was read would count as not seen and be delivered again by the next informer.
-		 * @param wait how long to wait for a listener
-		 * @return the objects listeners have seen
+		 * Retire this informer: hand nothing more to the queue, stop fabric8's informer, and
+		 * return what listeners will have seen once the queue is delivered: the cache, less
+		 * the changes fabric8 had not handed on (it drops them when it stops).
+		 * @return the objects listeners will have seen, the same on every call
 		 */
-		Collection<T> retireAfterDelivery(Duration wait) {
-			boolean locked = false;
-			try {
-				locked = this.delivery.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			try {
-				retire();
-				return this.tracker.seenByListeners(this.store.snapshot()).values();
-			}
-			finally {
-				if (locked) {
-					this.delivery.unlock();
+		Collection<T> retire() {
+			Collection<T> seen;
+			synchronized (this.handoff) {
+				if (this.seenAtRetirement == null) {
+					this.retired = true;
+					this.seenAtRetirement = this.tracker.seenByListeners(this.store.snapshot()).values();
 				}
+				seen = this.seenAtRetirement;
 			}
+			this.informer.stop();
+			this.listed.cancel(false);
+			releasePermit();
+			return seen;
 		}
 
-		private boolean isActive() {
+		boolean isActive() {
 			return !this.retired && !NamespaceInformer.this.closed;
 		}
 
 		@Override
 		public void onBeforeList(String resourceVersion) {
-			if (isActive()) {
-				NamespaceInformer.this.status.listStarted();
-			}
+			this.listing = true;
+			queueMarker(NamespaceInformer.this.status::listStarted);
 		}
 
 		@Override
 		public void onList(String resourceVersion, boolean remainedEmpty) {
-			if (!isActive()) {
-				return;
+			this.listing = false;
+			this.listedAt = NamespaceInformer.this.clock.instant();
+			releasePermit();
+			queueMarker(() -> {
+				if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
+					// publish the synced event first: startup waits on this future, and
+					// listeners of that event must be done before the application goes on
+					NamespaceInformer.this.owner.namespaceSynced();
+					NamespaceInformer.this.synced.complete(null);
+				}
+				this.listed.complete(null);
+			});
+		}
+
+		private void queueMarker(Runnable action) {
+			synchronized (this.handoff) {
+				DeliveryQueue queue = NamespaceInformer.this.queue;
+				if (isActive() && queue != null) {
+					// skipped if this informer retired meanwhile: its successor lists afresh
+					queue.marker(() -> {
+						if (isActive()) {
+							action.run();
+						}
+					});
+				}
 			}
-			if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
-				// publish the synced event first: startup waits on this future, and listeners
-				// of that event must be done before the application goes on
-				NamespaceInformer.this.owner.namespaceSynced();
-				NamespaceInformer.this.synced.complete(null);
-			}
-			this.listed.complete(null);
 		}
 
 		@Override
 		public void onAdd(T resource) {
-			deliver(EventTypes.ADDED, new ResourceAddedEvent<>(NamespaceInformer.this.definition.getName(),
+			handOff(resource, EventTypes.ADDED, new ResourceAddedEvent<>(NamespaceInformer.this.definition.getName(),
 					NamespaceInformer.this.definition.getResourceClass(), resource));
 		}
 
@@ -407,42 +508,53 @@ final class NamespaceInformer<T extends HasMetadata> {
 		public void onUpdate(T oldResource, T newResource) {
 			ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(NamespaceInformer.this.definition.getName(),
 					NamespaceInformer.this.definition.getResourceClass(), oldResource, newResource);
-			deliver(event.isResync() ? EventTypes.RESYNC : EventTypes.UPDATED, event);
+			handOff(newResource, event.isResync() ? EventTypes.RESYNC : EventTypes.UPDATED, event);
 		}
 
 		@Override
 		public void onDelete(T resource, boolean deletedFinalStateUnknown) {
-			deliver(EventTypes.DELETED, new ResourceDeletedEvent<>(NamespaceInformer.this.definition.getName(),
+			handOff(resource, EventTypes.DELETED, new ResourceDeletedEvent<>(NamespaceInformer.this.definition.getName(),
 					NamespaceInformer.this.definition.getResourceClass(), resource, deletedFinalStateUnknown));
 		}
 
-		private void deliver(String type, ResourceEvent<T> event) {
-			// only fabric8's delivery thread takes it, so it is contended only by a relist
-			this.delivery.lock();
-			try {
-				if (!isActive()) {
+		/**
+		 * Hand an event from fabric8's thread to the queue; the listeners get it there.
+		 */
+		private void handOff(T resource, String type, ResourceEvent<T> event) {
+			String key = Cache.metaNamespaceKeyFunc(resource);
+			synchronized (this.handoff) {
+				DeliveryQueue queue = NamespaceInformer.this.queue;
+				if (!isActive() || queue == null) {
 					return;
 				}
-				long started = System.nanoTime();
-				// stopped while a listener had this event: the next listeners must not get it
-				int failures = NamespaceInformer.this.owner.getPublisher().publish(event, this::isActive);
-				Duration duration = Duration.ofNanos(System.nanoTime() - started);
 				if (!EventTypes.RESYNC.equals(type)) {
 					// resyncs replay the cache: fabric8 queues them without changing it
-					this.tracker.delivered(Cache.metaNamespaceKeyFunc(event.getResource()));
+					this.tracker.delivered(key);
+					queue.event(() -> deliver(type, event));
 				}
-				NamespaceInformer.this.status.eventDelivered(type, failures);
-				NamespaceInformer.this.owner.getDeliveryObserver()
-					.delivered(NamespaceInformer.this.owner, NamespaceInformer.this.status, type, duration, failures);
+				else if (NamespaceInformer.this.resyncsQueued.add(key)) {
+					queue.event(() -> {
+						NamespaceInformer.this.resyncsQueued.remove(key);
+						deliver(type, event);
+					});
+				}
 			}
-			finally {
-				this.delivery.unlock();
+		}
+
+		private void transformFailed(String key, Throwable ex) {
+			if (isActive()) {
+				NamespaceInformer.this.status.transformFailed(key, ex);
+				logger.warn("Informer '" + NamespaceInformer.this.definition.getName() + "'" + where()
+						+ ": a transform failed on " + key + " (" + ex.getClass().getName()
+						+ "); the object is cached and delivered as it was before that transform");
+				logger.debug("Transform failure on " + key, ex);
 			}
 		}
 
 		@Override
 		public boolean retryAfterException(boolean isStarted, Throwable ex) {
 			try {
+				releasePermit();
 				if (!isActive()) {
 					return false;
 				}
@@ -451,14 +563,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 				// a relist's informer has not started, but the watch had synced before
 				boolean retry = NamespaceInformer.this.owner.getRetryPolicy()
 					.shouldRetry(isStarted || status.isSynced(), ex);
-				String where = (NamespaceInformer.this.namespace != null)
-						? " in namespace " + NamespaceInformer.this.namespace : "";
 				String name = NamespaceInformer.this.definition.getName();
 				if (retry) {
-					logger.warn("Informer '" + name + "'" + where + ": " + describe(ex) + "; retrying with backoff");
+					logger.warn("Informer '" + name + "'" + where() + ": " + describe(ex) + "; retrying with backoff");
 				}
 				else {
-					logger.error("Informer '" + name + "'" + where + ": " + describe(ex) + "; not retrying");
+					logger.error("Informer '" + name + "'" + where() + ": " + describe(ex) + "; not retrying");
 				}
 				return retry;
 			}
@@ -470,6 +580,21 @@ final class NamespaceInformer<T extends HasMetadata> {
 			}
 		}
 
+	}
+
+	/**
+	 * Deliver an event to the listeners, on the queue's thread.
+	 */
+	private void deliver(String type, ResourceEvent<T> event) {
+		if (this.closed) {
+			return;
+		}
+		long started = System.nanoTime();
+		// stopped while a listener had this event: the next listeners must not get it
+		int failures = this.owner.getPublisher().publish(event, () -> !this.closed);
+		Duration duration = Duration.ofNanos(System.nanoTime() - started);
+		this.status.eventDelivered(type, failures);
+		this.owner.getDeliveryObserver().delivered(this.owner, this.status, type, duration, failures);
 	}
 
 	/**

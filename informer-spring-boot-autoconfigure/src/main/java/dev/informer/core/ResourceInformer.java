@@ -8,7 +8,13 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -54,6 +60,8 @@ public final class ResourceInformer<T extends HasMetadata> {
 	private final RecoveryOptions recovery;
 
 	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	private @Nullable ExecutorService executor;
 
 	/**
 	 * Create an informer; nothing runs until {@link #start}.
@@ -186,8 +194,8 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Sample every watch's connection and resourceVersion into its status. Called about
-	 * every second by {@link WatchMonitor}, and before health is reported.
+	 * Sample every watch's connection and resourceVersion into its status. Called by
+	 * {@link WatchMonitor} every {@link WatchMonitor#DEFAULT_PERIOD sampling period}.
 	 */
 	public void sampleWatches() {
 		this.parts.forEach(NamespaceInformer::sample);
@@ -262,11 +270,28 @@ public final class ResourceInformer<T extends HasMetadata> {
 	 * gave up
 	 */
 	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers) {
+		return start(client, customizers, ListPermits.UNLIMITED);
+	}
+
+	/**
+	 * Start every fabric8 informer, each namespace's initial list once {@code permits} lets
+	 * it. An informer stopped before may be started again: it then lists afresh.
+	 * @param client the client
+	 * @param customizers the customizers to apply before each start
+	 * @param permits the cap on concurrent initial lists, shared by the informers
+	 * @return a future that completes when every namespace has synced, or fails when one
+	 * gave up
+	 */
+	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			ListPermits permits) {
 		this.startedAt = this.clock.instant();
+		this.syncPublished.set(false);
+		ExecutorService executor = deliveryExecutor();
+		this.executor = executor;
 		CompletableFuture<Void> result = new CompletableFuture<>();
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		for (NamespaceInformer<T> part : this.parts) {
-			CompletableFuture<Void> partSynced = part.start(client, customizers);
+			CompletableFuture<Void> partSynced = part.start(client, customizers, executor, permits);
 			partSynced.whenComplete((ignored, ex) -> {
 				if (ex != null) {
 					result.completeExceptionally(ex);
@@ -279,15 +304,30 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
+	 * Threads for listeners: one per namespace while it has events to deliver, none when
+	 * idle.
+	 */
+	private ExecutorService deliveryExecutor() {
+		AtomicInteger threads = new AtomicInteger();
+		ThreadFactory factory = (runnable) -> {
+			Thread thread = new Thread(runnable, "informer-" + getName() + "-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+		return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
+	}
+
+	/**
 	 * Rebuild the cache from a fresh list, delivering only real differences as events:
 	 * unchanged objects (same resourceVersion) cause none, changed ones a
 	 * {@link dev.informer.event.ResourceUpdatedEvent}, vanished ones a
 	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones a
 	 * {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer is
-	 * replaced by a new one seeded with what listeners have seen; customizers run again for
-	 * it and transforms run again on the seeded objects, so both must tolerate that. Counted
-	 * as a relist of reason {@value WatchStatus.ListCycle#MANUAL}.
-	 * @return a future that completes when every namespace has listed
+	 * replaced by a new one seeded with what listeners will have seen once the events already
+	 * queued are delivered; customizers run again for it (transforms run on the listed objects
+	 * that changed, not on the seeded ones). Returns at once, without waiting for listeners.
+	 * Counted as a relist of reason {@value WatchStatus.ListCycle#MANUAL}.
+	 * @return a future that completes when every namespace's list has been delivered
 	 * @throws IllegalStateException if the informer is not running
 	 */
 	public CompletableFuture<Void> relist() {
@@ -310,10 +350,17 @@ public final class ResourceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Stop every fabric8 informer. No event is published after this returns.
+	 * Stop every fabric8 informer. No event is published after this returns; a listener
+	 * that is running is not interrupted.
 	 */
-	public void stop() {
+	public synchronized void stop() {
 		this.parts.forEach(NamespaceInformer::stop);
+		ExecutorService executor = this.executor;
+		if (executor != null) {
+			// lets a running listener finish: its thread ends then
+			executor.shutdown();
+			this.executor = null;
+		}
 	}
 
 	/**

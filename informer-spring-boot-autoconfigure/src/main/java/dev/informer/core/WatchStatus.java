@@ -594,6 +594,33 @@ public final class WatchStatus {
 		fire(change);
 	}
 
+	/**
+	 * Record that a customizer's transform failed on an object: the watch goes on.
+	 * @param key the object's cache key (namespace/name)
+	 * @param ex the failure
+	 */
+	void transformFailed(String key, Throwable ex) {
+		this.lastError = new ErrorInfo(this.clock.instant(), 0, "TransformFailed", "a transform failed on " + key
+				+ " (" + ex.getClass().getName() + "); cached and delivered as it was before that transform");
+	}
+
+	/**
+	 * Start over after a stop: the next list is an initial list again. Counters keep
+	 * counting.
+	 */
+	void restarted() {
+		synchronized (this) {
+			this.state = InformerState.STARTING;
+			this.stateSince = this.clock.instant();
+			this.syncedAt = null;
+			this.nextListTrigger = ListCycle.INITIAL;
+			this.notWatchingSince = null;
+			this.watching = false;
+			this.watchSeen = false;
+		}
+		resetAvailability();
+	}
+
 	void relistRequested(String reason) {
 		this.nextListTrigger = reason;
 	}

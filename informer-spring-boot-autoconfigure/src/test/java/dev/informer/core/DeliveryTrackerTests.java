@@ -75,6 +75,31 @@ class DeliveryTrackerTests {
 	}
 
 	@Test
+	void whatListenersHaveSeenIsTheStateAfterTheLastDeliveredChange() {
+		// several undelivered changes of one key: once the first is delivered, listeners
+		// know its result, not the state before it
+		ConfigMap added = configMap("a", "1");
+		ConfigMap updated = configMap("a", "2");
+		this.store.put("ns/a", added);
+		this.store.put("ns/a", updated);
+		this.store.remove("ns/a");
+		this.store.put("ns/b", configMap("b", "1"));
+		this.store.put("ns/b", configMap("b", "2"));
+		assertThat(this.tracker.seenByListeners(this.store.snapshot())).isEmpty();
+		this.tracker.delivered("ns/a");
+		this.tracker.delivered("ns/b");
+		assertThat(versions(this.tracker.seenByListeners(this.store.snapshot())))
+			.isEqualTo(Map.of("ns/a", "1", "ns/b", "1"));
+		this.tracker.delivered("ns/a");
+		assertThat(versions(this.tracker.seenByListeners(this.store.snapshot())))
+			.isEqualTo(Map.of("ns/a", "2", "ns/b", "1"));
+		this.tracker.delivered("ns/a");
+		this.tracker.delivered("ns/b");
+		assertThat(versions(this.tracker.seenByListeners(this.store.snapshot()))).isEqualTo(Map.of("ns/b", "2"));
+		assertThat(this.tracker.backlog()).isZero();
+	}
+
+	@Test
 	void aChangeIsReportedBeforeTheCacheShowsIt() {
 		// a relist reads the cache, then the tracker, while fabric8 stores changes on its own
 		// thread: at any instant of a change the two must together say what listeners have seen

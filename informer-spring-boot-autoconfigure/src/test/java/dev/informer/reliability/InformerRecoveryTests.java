@@ -136,6 +136,38 @@ class InformerRecoveryTests {
 	}
 
 	@Test
+	void aReplacementThatIsStillListingIsNotReplacedAgain() {
+		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).once();
+		// the server goes away for longer than replace-stalled-after: the watch cannot open and
+		// the replacement's list keeps failing, as it does while a large list is cut off or the
+		// API server is still down; fabric8 retries that list by itself
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(watch("10"))
+			.andReturn(503, new StatusBuilder().withCode(503).withReason("ServiceUnavailable").build())
+			.always();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(RELIST)
+			.andReturn(503, new StatusBuilder().withCode(503).withReason("ServiceUnavailable").build())
+			.always();
+		runner("informer.reliability.replace-stalled-after=1s", "informer.reliability.backoff-initial-interval=200ms")
+			.run((context) -> {
+				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+				WatchStatus status = informer.getStatuses().get(0);
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STALLED, 0L) >= 1);
+				// replacing a replacement that is listing only starts the same list again: it
+				// must be left to list for as long as the server needs
+				await().during(Duration.ofSeconds(5))
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STALLED, 0L) == 1);
+			});
+	}
+
+	@Test
 	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
 		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it reconnects
