@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.WatcherException;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 import org.springframework.util.StringUtils;
 
@@ -116,16 +117,27 @@ public final class KubernetesErrors {
 	}
 
 	/**
-	 * Return a one-line message for an exception, without stack.
+	 * Return a one-line message for an exception, without stack, safe to log and to show in
+	 * health: never the content of a watch event. fabric8 quotes the raw event in the
+	 * message of the {@link WatcherException} it closes a watch with when it cannot read
+	 * an event, and Jackson quotes the value it could not read; either may be Secret data.
+	 * Such failures are described by exception type, JSON path and expected type only.
 	 * @param ex the exception
 	 * @return the message
 	 */
 	public static String message(Throwable ex) {
 		for (Throwable current = ex; current != null; current = current.getCause()) {
 			if (current instanceof JacksonException jackson) {
-				// the original message and path, never the source: it may hold Secret data
-				return "cannot deserialize: " + jackson.getOriginalMessage() + " (at " + jackson.getPathReference()
-						+ ")";
+				return "cannot deserialize: " + describe(jackson);
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof WatcherException watcherException
+					&& watcherException.getRawWatchMessage().isPresent()) {
+				return withoutEvent(watcherException, watcherException.getRawWatchMessage().get());
 			}
 			if (current.getCause() == current) {
 				break;
@@ -134,6 +146,35 @@ public final class KubernetesErrors {
 		Throwable root = unwrap(ex);
 		String message = root.getMessage();
 		return (message != null) ? message : root.getClass().getName();
+	}
+
+	private static String describe(JacksonException jackson) {
+		StringBuilder description = new StringBuilder(jackson.getClass().getSimpleName());
+		if (jackson instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+			description.append(", expected ").append(mismatch.getTargetType().getName());
+		}
+		return description.append(" at ").append(jackson.getPathReference()).toString();
+	}
+
+	/**
+	 * fabric8's message for an event it could not process ({@code "Invalid object
+	 * received: <event>"}), up to the event, and the type of its cause.
+	 */
+	private static String withoutEvent(WatcherException ex, String rawEvent) {
+		String message = (ex.getMessage() != null) ? ex.getMessage() : "";
+		int event = message.indexOf(rawEvent);
+		if (event < 0) {
+			// not quoted as sent: cut at whatever looks like JSON
+			event = message.indexOf('{');
+		}
+		if (event >= 0) {
+			message = message.substring(0, event).strip() + " (event omitted)";
+		}
+		if (!StringUtils.hasText(message)) {
+			message = "cannot process a watch event (event omitted)";
+		}
+		Throwable cause = ex.getCause();
+		return (cause != null) ? message + ", caused by " + cause.getClass().getName() : message;
 	}
 
 	/**

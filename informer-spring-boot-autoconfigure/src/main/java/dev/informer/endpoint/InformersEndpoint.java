@@ -6,19 +6,32 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 import dev.informer.core.InformerDeclaration;
 import dev.informer.core.InformerDefinition;
 import dev.informer.core.InformerRegistry;
+import dev.informer.core.InformerState;
+import dev.informer.core.KubernetesErrors;
 import dev.informer.core.ResourceInformer;
 import dev.informer.core.WatchStatus;
 import dev.informer.health.WatchDetails;
@@ -34,10 +47,13 @@ import dev.informer.health.WatchHealthPolicy;
  * <li>{@code GET /actuator/informers/{name}}: one informer, 404 when there is none of that
  * name</li>
  * <li>{@code POST /actuator/informers/{name}} with {@code {"action": "relist"}}: start a
- * relist (see {@link ResourceInformer#relist()}); 400 for an unknown name or action</li>
+ * relist (see {@link ResourceInformer#relist()}) in the background, 202; 409 while a relist
+ * requested here still runs for that informer; 400 for an unknown name or action</li>
  * </ul>
+ * The endpoint is read-only unless {@code management.endpoint.informers.access=unrestricted}:
+ * each relist costs the API server a consistent list per namespace.
  */
-@Endpoint(id = "informers")
+@Endpoint(id = "informers", defaultAccess = Access.READ_ONLY)
 public class InformersEndpoint {
 
 	/**
@@ -45,22 +61,63 @@ public class InformersEndpoint {
 	 */
 	public static final String RELIST = "relist";
 
+	/**
+	 * The outcome of a relist that was started.
+	 */
+	public static final String STARTED = "started";
+
+	/**
+	 * The outcome of a relist request refused because one is still running.
+	 */
+	public static final String ALREADY_RUNNING = "already running";
+
+	private static final int STATUS_ACCEPTED = 202;
+
+	private static final int STATUS_CONFLICT = 409;
+
+	private static final Log logger = LogFactory.getLog(InformersEndpoint.class);
+
 	private final InformerRegistry registry;
 
 	private final WatchHealthPolicy policy;
 
 	private final Clock clock;
 
+	private final Executor executor;
+
+	/** The relists requested here and not finished yet, by informer name. */
+	private final ConcurrentMap<String, CompletableFuture<Void>> relists = new ConcurrentHashMap<>();
+
 	/**
-	 * Create the endpoint.
+	 * Create the endpoint, starting each relist on a thread of its own (at most one per
+	 * informer at a time).
 	 * @param registry the informers
 	 * @param policy the health rules, the ones health uses
 	 * @param clock the clock, the one the informers use
 	 */
 	public InformersEndpoint(InformerRegistry registry, WatchHealthPolicy policy, Clock clock) {
+		this(registry, policy, clock, relistExecutor());
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param registry the informers
+	 * @param policy the health rules, the ones health uses
+	 * @param clock the clock, the one the informers use
+	 * @param executor what starts a relist, never on the request's thread: starting one may
+	 * wait for a listener to finish the event it is handling
+	 */
+	public InformersEndpoint(InformerRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor) {
 		this.registry = registry;
 		this.policy = policy;
 		this.clock = clock;
+		this.executor = executor;
+	}
+
+	private static Executor relistExecutor() {
+		SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("informer-relist-");
+		executor.setDaemon(true);
+		return executor;
 	}
 
 	/**
@@ -87,13 +144,14 @@ public class InformersEndpoint {
 	}
 
 	/**
-	 * Act on one informer.
+	 * Act on one informer: start a relist, unless one requested here still runs for it.
+	 * Returns without waiting for the relist; follow it in {@code watches[].lastList}.
 	 * @param name the informer's name
 	 * @param action the action, {@value #RELIST}
-	 * @return what was done
+	 * @return what was done: {@value #STARTED} (202), or {@value #ALREADY_RUNNING} (409)
 	 */
 	@WriteOperation
-	public ActionDescriptor act(@Selector String name, String action) {
+	public WebEndpointResponse<ActionDescriptor> act(@Selector String name, String action) {
 		if (!this.registry.names().contains(name)) {
 			throw new InvalidEndpointRequestException("No informer named '" + name + "'; informers: "
 					+ String.join(", ", this.registry.names()), "Unknown informer");
@@ -103,13 +161,59 @@ public class InformersEndpoint {
 					+ "'; actions: " + RELIST, "Unknown action");
 		}
 		ResourceInformer<?> informer = this.registry.informer(name);
+		if (!isRunning(informer)) {
+			throw new InvalidEndpointRequestException("Informer '" + name + "' is not running", "Informer not running");
+		}
+		CompletableFuture<Void> relist = new CompletableFuture<>();
+		if (this.relists.putIfAbsent(name, relist) != null) {
+			return new WebEndpointResponse<>(new ActionDescriptor(name, action, ALREADY_RUNNING),
+					STATUS_CONFLICT);
+		}
+		relist.whenComplete((result, ex) -> this.relists.remove(name, relist));
 		try {
-			informer.relist();
+			this.executor.execute(() -> relist(informer, relist));
 		}
-		catch (IllegalStateException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), "Informer not running");
+		catch (RejectedExecutionException ex) {
+			relist.completeExceptionally(ex);
+			throw new IllegalStateException("Cannot start a relist of informer '" + name + "'", ex);
 		}
-		return new ActionDescriptor(name, action, "started");
+		return new WebEndpointResponse<>(new ActionDescriptor(name, action, STARTED),
+				STATUS_ACCEPTED);
+	}
+
+	private static boolean isRunning(ResourceInformer<?> informer) {
+		return informer.getStartedAt() != null
+				&& informer.getStatuses().stream().noneMatch((status) -> status.getState() == InformerState.STOPPED);
+	}
+
+	private static void relist(ResourceInformer<?> informer, CompletableFuture<Void> relist) {
+		try {
+			informer.relist().whenComplete((result, ex) -> {
+				if (ex != null) {
+					failed(informer, ex);
+					relist.completeExceptionally(ex);
+				}
+				else {
+					relist.complete(null);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			failed(informer, ex);
+			relist.completeExceptionally(ex);
+		}
+	}
+
+	private static void failed(ResourceInformer<?> informer, Throwable ex) {
+		Throwable cause = KubernetesErrors.unwrap(ex);
+		if (cause instanceof CancellationException) {
+			// replaced or stopped before it listed: nothing went wrong
+			logger.debug("Relist of informer '" + informer.getName() + "' was superseded");
+		}
+		else {
+			logger.warn("Relist of informer '" + informer.getName() + "' failed: " + KubernetesErrors.reason(cause)
+					+ ": " + KubernetesErrors.message(cause));
+		}
 	}
 
 	private InformerDescriptor describe(ResourceInformer<?> informer) {
@@ -183,8 +287,9 @@ public class InformersEndpoint {
 	 *
 	 * @param informer the informer's name
 	 * @param action the action
-	 * @param outcome {@code started}: the relist runs in the background; follow it in
-	 * {@code watches[].lastList}
+	 * @param outcome {@value #STARTED}: the relist runs in the background, follow it in
+	 * {@code watches[].lastList}; {@value #ALREADY_RUNNING}: a relist requested earlier has
+	 * not finished, none was started
 	 */
 	public record ActionDescriptor(String informer, String action, String outcome) implements OperationResponseBody {
 

@@ -56,6 +56,17 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Start a server whose core discovery serves one namespaced resource other than
+	 * ConfigMaps.
+	 * @param plural the resource's plural name
+	 * @param kind the resource's kind
+	 * @return the server
+	 */
+	static FaultServer serving(String plural, String kind) {
+		return new FaultServer(MockApiServer.expectations().withCoreDiscovery(plural, kind), false);
+	}
+
+	/**
 	 * Start a server whose client watches with plain HTTP requests rather than WebSockets.
 	 * @return the server
 	 */

@@ -66,13 +66,23 @@ public final class MockApiServer implements AutoCloseable {
 	 * @return this server
 	 */
 	public MockApiServer withCoreDiscovery() {
+		return withCoreDiscovery("configmaps", "ConfigMap");
+	}
+
+	/**
+	 * Answer core discovery ({@code /api/v1}) with one namespaced resource.
+	 * @param plural the resource's plural name
+	 * @param kind the resource's kind
+	 * @return this server
+	 */
+	public MockApiServer withCoreDiscovery(String plural, String kind) {
 		this.server.expect()
 			.get()
 			.withPath("/api/v1")
 			.andReturn(200, new APIResourceListBuilder().withGroupVersion("v1")
 				.addNewResource()
-				.withName("configmaps")
-				.withKind("ConfigMap")
+				.withName(plural)
+				.withKind(kind)
 				.withNamespaced(true)
 				.endResource()
 				.build())

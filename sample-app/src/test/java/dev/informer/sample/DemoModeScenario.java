@@ -20,6 +20,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,8 +31,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The sample application in demo mode, run as {@code main} runs it (on a random port): the
  * log names the embedded server, every event type, a resync and a relist show within 30
- * seconds, {@code /widgets} answers from the cache, actuator endpoints are exposed, and
- * closing the context stops the embedded server.
+ * seconds, {@code /widgets} answers from the cache, actuator endpoints are exposed (the
+ * {@code informers} endpoint read-only), and closing the context stops the embedded server.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -117,6 +120,18 @@ abstract class DemoModeScenario {
 		assertThat(informers.toString()).contains("configmaps", "pods", "namespaces", "widgets");
 		String prometheus = http.get().uri("/actuator/prometheus").retrieve().body(String.class);
 		assertThat(prometheus).contains("informer_events_total{", "informer=\"widgets\"", "informer_relists_total{");
+	}
+
+	@Test
+	@Order(6)
+	void theInformersEndpointRefusesARelistOnTheApplicationPort() {
+		HttpStatusCode status = http.post()
+			.uri("/actuator/informers/configmaps")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"action\":\"relist\"}")
+			.exchange((request, response) -> response.getStatusCode());
+		// only the read operations are mapped: the write operation's POST is not allowed
+		assertThat(status).isEqualTo(HttpStatus.METHOD_NOT_ALLOWED);
 	}
 
 	@Test

@@ -1,13 +1,23 @@
 package dev.informer.autoconfigure.endpoint;
 
+import java.util.List;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.ExposableWebEndpoint;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointsSupplier;
+import org.springframework.boot.actuate.endpoint.web.WebOperation;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
@@ -18,7 +28,8 @@ import dev.informer.test.MockApiServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code informers} endpoint exists only when exposed, and backs off without actuator.
+ * The {@code informers} endpoint exists only when exposed, is read-only unless access is
+ * granted, and backs off without actuator.
  */
 class InformerEndpointAutoConfigurationTests {
 
@@ -68,6 +79,23 @@ class InformerEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void theEndpointIsReadOnlyByDefault() {
+		this.runner.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+				WebEndpointAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=informers")
+			.run((context) -> assertThat(operationTypes(context)).containsOnly(OperationType.READ));
+	}
+
+	@Test
+	void theRelistIsExposedWhenAccessIsUnrestricted() {
+		this.runner.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+				WebEndpointAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=informers",
+					"management.endpoint.informers.access=UNRESTRICTED")
+			.run((context) -> assertThat(operationTypes(context)).contains(OperationType.READ, OperationType.WRITE));
+	}
+
+	@Test
 	void backsOffWithoutActuator() {
 		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=informers")
@@ -80,6 +108,16 @@ class InformerEndpointAutoConfigurationTests {
 	void backsOffWithoutInformers() {
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=informers", "informer.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(InformersEndpoint.class));
+	}
+
+	private static List<OperationType> operationTypes(AssertableWebApplicationContext context) {
+		ExposableWebEndpoint informers = context.getBean(WebEndpointsSupplier.class)
+			.getEndpoints()
+			.stream()
+			.filter((endpoint) -> endpoint.getEndpointId().equals(EndpointId.of("informers")))
+			.findFirst()
+			.orElseThrow();
+		return informers.getOperations().stream().map(WebOperation::getType).toList();
 	}
 
 }

@@ -1,0 +1,47 @@
+package dev.informer.autoconfigure;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * fabric8's {@code Reflector} logger is off unless the application says otherwise.
+ */
+class InformerLoggingDefaultsTests {
+
+	private static final String LEVEL = "logging.level." + InformerLoggingDefaults.REFLECTOR_LOGGER;
+
+	private final StandardEnvironment environment = new StandardEnvironment();
+
+	@Test
+	void theReflectorLoggerIsOffByDefault() {
+		postProcess();
+		assertThat(this.environment.getProperty(LEVEL)).isEqualTo("off");
+	}
+
+	@Test
+	void theApplicationsLevelWins() {
+		this.environment.getPropertySources().addFirst(new MapPropertySource("application", Map.of(LEVEL, "warn")));
+		postProcess();
+		assertThat(this.environment.getProperty(LEVEL)).isEqualTo("warn");
+	}
+
+	@Test
+	void nothingChangesWhenInformersAreDisabled() {
+		this.environment.getPropertySources()
+			.addFirst(new MapPropertySource("application", Map.of("informer.enabled", "false")));
+		postProcess();
+		assertThat(this.environment.containsProperty(LEVEL)).isFalse();
+	}
+
+	private void postProcess() {
+		new InformerLoggingDefaults().postProcessEnvironment(this.environment, new SpringApplication());
+	}
+
+}

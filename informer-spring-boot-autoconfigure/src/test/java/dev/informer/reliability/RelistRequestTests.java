@@ -1,0 +1,139 @@
+package dev.informer.reliability;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.event.EventListener;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
+import dev.informer.core.InformerCustomizer;
+import dev.informer.core.InformerRegistry;
+import dev.informer.core.InformerSpec;
+import dev.informer.core.WatchStatus;
+import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.endpoint.InformersEndpoint.ActionDescriptor;
+import dev.informer.event.ResourceAddedEvent;
+
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.event;
+import static dev.informer.reliability.FaultServer.list;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.relistPath;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A relist requested through the {@code informers} endpoint while a listener is still busy
+ * with an event: the request returns at once, the relist runs on another thread, and a
+ * second request meanwhile starts no second list.
+ */
+class RelistRequestTests {
+
+	private static final String NS = "relist-request";
+
+	private final FaultServer faults = FaultServer.start();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(InformerAutoConfiguration.class, InformerEndpointAutoConfiguration.class))
+		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+		.withBean(GatedListener.class)
+		.withBean(ThreadRecorder.class)
+		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+				"informer.resources.configmaps.namespaces=" + NS,
+				"management.endpoints.web.exposure.include=informers");
+
+	@AfterEach
+	void stopServer() {
+		this.faults.close();
+	}
+
+	@Test
+	void aRelistRequestedWhileAListenerIsBusyRunsOffTheRequestThreadAndOnlyOnce() {
+		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		// the listener blocks on b until the test opens the gate
+		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", cm(NS, "b", "11")));
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "11")))
+			.always();
+		this.faults.watchStaysOpen(watchPath(NS, "20"));
+		this.faults.watchStaysOpen(watchPath(NS, "20"));
+		this.runner.run((context) -> {
+			GatedListener listener = context.getBean(GatedListener.class);
+			ThreadRecorder customizers = context.getBean(ThreadRecorder.class);
+			InformersEndpoint endpoint = context.getBean(InformersEndpoint.class);
+			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.busy.getCount() == 0);
+			WebEndpointResponse<ActionDescriptor> first = endpoint.act("configmaps", "relist");
+			assertThat(first.getStatus()).isEqualTo(202);
+			assertThat(first.getBody().outcome()).isEqualTo(InformersEndpoint.STARTED);
+			// answered while the listener still holds b: the relist waits for it elsewhere
+			assertThat(listener.gate.getCount()).isOne();
+			WebEndpointResponse<ActionDescriptor> second = endpoint.act("configmaps", "relist");
+			assertThat(second.getStatus()).isEqualTo(409);
+			assertThat(second.getBody().outcome()).isEqualTo(InformersEndpoint.ALREADY_RUNNING);
+			listener.gate.countDown();
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(status.getRelistCount(WatchStatus.ListCycle.MANUAL)).isOne());
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.count(watchPath(NS, "20")) == 1);
+			assertThat(this.faults.count(relistPath(NS))).isOne();
+			// the relist's informer was customized on a thread that is not the request's
+			assertThat(customizers.threads).hasSize(2).contains(Thread.currentThread().getName());
+			// once done, the next request starts a relist again
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(endpoint.act("configmaps", "relist").getStatus())
+					.isEqualTo(202));
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(status.getRelistCount(WatchStatus.ListCycle.MANUAL)).isEqualTo(2));
+			assertThat(this.faults.count(relistPath(NS))).isEqualTo(2);
+		});
+	}
+
+	static class GatedListener {
+
+		final CountDownLatch busy = new CountDownLatch(1);
+
+		final CountDownLatch gate = new CountDownLatch(1);
+
+		@EventListener
+		void on(ResourceAddedEvent<ConfigMap> event) throws InterruptedException {
+			if ("b".equals(event.getName())) {
+				this.busy.countDown();
+				this.gate.await(20, TimeUnit.SECONDS);
+			}
+		}
+
+	}
+
+	/**
+	 * Records the threads customizers run on: the initial informer's on the test thread,
+	 * a relist's on whichever thread runs the relist.
+	 */
+	static class ThreadRecorder implements InformerCustomizer {
+
+		final Set<String> threads = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void customize(InformerSpec<?> informer) {
+			this.threads.add(Thread.currentThread().getName());
+		}
+
+	}
+
+}
