@@ -70,7 +70,7 @@ final class DeliveryQueue {
 	}
 
 	/**
-	 * Return the number of resource events queued and not yet handed to listeners.
+	 * Return the number of resource events queued or being delivered.
 	 * @return the number of events
 	 */
 	long backlog() {
@@ -121,15 +121,18 @@ final class DeliveryQueue {
 		try {
 			Delivery delivery;
 			while (!this.closed && (delivery = this.deliveries.poll()) != null) {
-				if (delivery.event()) {
-					this.resourceEvents.decrementAndGet();
-				}
 				try {
 					delivery.action().run();
 				}
 				catch (Throwable ex) {
 					// listeners are isolated by the publisher: this is the starter's own failure
 					logger.error("Delivering an informer event failed; later events are not affected", ex);
+				}
+				finally {
+					// an event counts as waiting until every listener is done with it
+					if (delivery.event() && !this.closed) {
+						this.resourceEvents.decrementAndGet();
+					}
 				}
 			}
 		}

@@ -351,14 +351,14 @@ public final class ResourceInformer<T extends HasMetadata> {
 
 	/**
 	 * Stop every fabric8 informer. No event is published after this returns; a listener
-	 * that is running is not interrupted.
+	 * still running is interrupted (and not waited for), as a task executor interrupts its
+	 * tasks on shutdown. A relist or a replacement never interrupts a listener.
 	 */
 	public synchronized void stop() {
 		this.parts.forEach(NamespaceInformer::stop);
 		ExecutorService executor = this.executor;
 		if (executor != null) {
-			// lets a running listener finish: its thread ends then
-			executor.shutdown();
+			executor.shutdownNow();
 			this.executor = null;
 		}
 	}
