@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -409,11 +410,45 @@ public final class ResourceInformer<T extends HasMetadata> {
 			return stores().flatMap(CachingItemStore::values).toList();
 		}
 
+		/**
+		 * Read only the objects of the namespace: those of the watch of that namespace, or
+		 * those fabric8's namespace index holds for it in a watch of all namespaces.
+		 */
 		@Override
 		public List<T> list(String namespace) {
-			return stores().flatMap(CachingItemStore::values)
-				.filter((value) -> namespace.equals(value.getMetadata().getNamespace()))
-				.toList();
+			List<T> result = new ArrayList<>();
+			for (NamespaceInformer<T> part : ResourceInformer.this.parts) {
+				String watched = part.getNamespace();
+				if (watched == null) {
+					result.addAll(listAllNamespacesPart(part, namespace));
+				}
+				else if (watched.equals(namespace)) {
+					CachingItemStore<T> store = part.store();
+					if (store != null) {
+						store.values().forEach(result::add);
+					}
+				}
+			}
+			return Collections.unmodifiableList(result);
+		}
+
+		private List<T> listAllNamespacesPart(NamespaceInformer<T> part, String namespace) {
+			SharedIndexInformer<T> informer = part.informer();
+			if (informer == null) {
+				return List.of();
+			}
+			Indexer<T> indexer = informer.getIndexer();
+			try {
+				return indexer.byIndex(Cache.NAMESPACE_INDEX, namespace);
+			}
+			catch (IllegalArgumentException ex) {
+				// a customizer removed fabric8's default index (asking for it takes no lock,
+				// unlike listing the indexes)
+				return indexer.list()
+					.stream()
+					.filter((value) -> namespace.equals(value.getMetadata().getNamespace()))
+					.toList();
+			}
 		}
 
 		@Override

@@ -217,7 +217,6 @@ public class InformersEndpoint {
 	}
 
 	private InformerDescriptor describe(ResourceInformer<?> informer) {
-		informer.sampleWatches();
 		Instant now = this.clock.instant();
 		List<Map<String, Object>> watches = new ArrayList<>();
 		WatchHealth.Level worst = WatchHealth.Level.UP;

@@ -12,6 +12,11 @@ import dev.informer.core.WatchStatus;
 /**
  * The health of one watch of an informer (one of its namespaces, or all of it), judged by a
  * {@link WatchHealthPolicy}, with {@link WatchDetails} as details.
+ * <p>
+ * Reads the watch's status as the {@link dev.informer.core.WatchMonitor} last sampled it and
+ * never samples itself: a probe that sampled would sample every namespace of the informer
+ * once per namespace indicator, and each of those samples would count in the availability
+ * window that judges flapping.
  */
 public class InformerHealthIndicator implements HealthIndicator {
 
@@ -40,7 +45,6 @@ public class InformerHealthIndicator implements HealthIndicator {
 
 	@Override
 	public Health health() {
-		this.informer.sampleWatches();
 		WatchHealth health = this.policy.evaluate(this.informer, this.status, this.clock.instant());
 		Health.Builder builder = Health.status(status(health.level()))
 			.withDetails(WatchDetails.of(this.informer, this.status));

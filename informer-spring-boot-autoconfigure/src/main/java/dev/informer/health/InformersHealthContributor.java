@@ -21,6 +21,10 @@ import dev.informer.core.WatchStatus;
  * per namespace, so that Spring Boot aggregates their statuses and each namespace's state
  * can be read on its own (for example at {@code /actuator/health/informers/configmaps/team-a});
  * any other informer is a single indicator.
+ * <p>
+ * A probe only reads the statuses, in time linear in the number of watches; they are as fresh
+ * as the last sample of the {@link dev.informer.core.WatchMonitor} that
+ * {@link dev.informer.core.InformerLifecycle} runs.
  */
 public class InformersHealthContributor implements CompositeHealthContributor {
 

@@ -108,7 +108,7 @@ public final class WatchHealthPolicy {
 		}
 		Instant since = status.getNotWatchingSince();
 		if (since == null) {
-			// not sampled since the watch was lost: the loss has only just begun
+			// the monitor has not sampled since the watch was lost: the loss has only just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;
