@@ -67,13 +67,13 @@ public final class InformerAutoConfiguration {
 				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
 		ResourceKindResolver resolver = new ResourceKindResolver(client,
 				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader());
-		RetryPolicy retryPolicy = RetryPolicy.standard(
-				properties.getStartup().isWaitForSync() && properties.getStartup().isFailOnForbidden());
+		boolean failOnForbidden = properties.getStartup().isWaitForSync()
+				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		for (InformerDeclaration declaration : declarations) {
-			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher, retryPolicy, recovery,
-					Clock.systemUTC()));
+			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
+					RetryPolicy.standard(failOnForbidden, declaration), recovery, Clock.systemUTC()));
 		}
 		return new InformerRegistry(informers);
 	}
