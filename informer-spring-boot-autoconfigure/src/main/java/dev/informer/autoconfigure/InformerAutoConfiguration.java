@@ -63,8 +63,10 @@ public final class InformerAutoConfiguration {
 		}
 		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
 				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
+		// without waiting for sync, a kind with a class can start while discovery is down
 		ResourceKindResolver resolver = new ResourceKindResolver(client,
-				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader());
+				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader(),
+				!properties.getStartup().isWaitForSync());
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
