@@ -39,8 +39,9 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class BadInputTests {
 
-	/** What a real API server answers to a field it cannot select ConfigMaps by. */
-	private static final String SERVER_MESSAGE = "field label not supported: data.colour";
+	/** What a real API server (1.37) answers to a field it cannot select ConfigMaps by. */
+	private static final String SERVER_MESSAGE = "\"data.colour\" is not a known field selector: only "
+			+ "\"metadata.name\", \"metadata.namespace\"";
 
 	private static final String UNSUPPORTED = "data.colour=blue";
 
