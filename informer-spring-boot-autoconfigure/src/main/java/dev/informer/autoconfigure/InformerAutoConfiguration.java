@@ -1,7 +1,6 @@
 package dev.informer.autoconfigure;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -65,15 +63,17 @@ public final class InformerAutoConfiguration {
 		}
 		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
 				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
+		// without waiting for sync, a kind with a class can start while discovery is down
 		ResourceKindResolver resolver = new ResourceKindResolver(client,
-				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader());
-		RetryPolicy retryPolicy = RetryPolicy.standard(
-				properties.getStartup().isWaitForSync() && properties.getStartup().isFailOnForbidden());
+				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader(),
+				!properties.getStartup().isWaitForSync());
+		boolean failOnForbidden = properties.getStartup().isWaitForSync()
+				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		for (InformerDeclaration declaration : declarations) {
-			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher, retryPolicy, recovery,
-					Clock.systemUTC()));
+			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
+					RetryPolicy.standard(failOnForbidden, declaration), recovery, Clock.systemUTC()));
 		}
 		return new InformerRegistry(informers);
 	}
@@ -90,20 +90,10 @@ public final class InformerAutoConfiguration {
 	}
 
 	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {
-		requirePositive("informer.reliability.replace-stalled-after", reliability.getReplaceStalledAfter());
-		requirePositive("informer.reliability.watch-availability-window", reliability.getWatchAvailabilityWindow());
-		requirePositive("informer.reliability.backoff-initial-interval", reliability.getBackoffInitialInterval());
-		requirePositive("informer.reliability.backoff-max-interval", reliability.getBackoffMaxInterval());
+		// validated with the properties
 		return new RecoveryOptions(reliability.getReplaceStalledAfter(), reliability.getWatchAvailabilityWindow(),
 				0.5, RecoveryOptions.backOff(reliability.getBackoffInitialInterval(),
 						reliability.getBackoffMaxInterval()));
-	}
-
-	private static void requirePositive(String property, Duration value) {
-		if (value.isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(property, value,
-					"must be a positive duration, for example '30s'");
-		}
 	}
 
 	static List<InformerDeclaration> declarations(InformerProperties properties) {

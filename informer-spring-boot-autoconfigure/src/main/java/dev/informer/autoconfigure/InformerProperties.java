@@ -8,13 +8,17 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * Informers declared in configuration, under the {@code informer} prefix.
+ * Informers declared in configuration, under the {@code informer} prefix. Values that
+ * cannot work fail startup once bound, naming the property, the value and the fix; each
+ * declaration is checked when the informers are created.
  */
 @ConfigurationProperties("informer")
-public class InformerProperties {
+public class InformerProperties implements InitializingBean {
 
 	/**
 	 * Whether to start the declared informers.
@@ -98,6 +102,43 @@ public class InformerProperties {
 
 	public Map<String, Resource> getResources() {
 		return this.resources;
+	}
+
+	@Override
+	public void afterPropertiesSet() {
+		if (this.resyncPeriod.isNegative()) {
+			throw invalid("informer.resync-period", this.resyncPeriod,
+					"must not be negative: use a duration such as '5m', or '0s' to disable resync");
+		}
+		if (!this.resyncPeriod.isZero() && this.resyncPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw invalid("informer.resync-period", this.resyncPeriod,
+					"must be at least '1s' (fabric8's minimum), or '0s' to disable resync");
+		}
+		if (this.listPageSize < 0) {
+			throw invalid("informer.list-page-size", this.listPageSize,
+					"must not be negative: use 0 to list in one request from the API server's watch cache, "
+							+ "or a page size such as 500");
+		}
+		requirePositive("informer.startup.timeout", this.startup.getTimeout(), "for example '60s'; to start "
+				+ "without waiting for informers set informer.startup.wait-for-sync=false instead");
+		requirePositive("informer.health.watch-loss-grace", this.health.getWatchLossGrace(), "for example '90s' "
+				+ "(the default): fabric8 reopens a watch routinely and, after failures, with a backoff of up "
+				+ "to 32 s, so a shorter grace makes health flap");
+		this.reliability.validate();
+	}
+
+	private static void requirePositive(String property, Duration value, String fix) {
+		if (value.isNegative() || value.isZero()) {
+			throw invalid(property, value, "must be a positive duration, " + fix);
+		}
+	}
+
+	private static String simple(Duration duration) {
+		return (duration.toMillis() % 1000 == 0) ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
+	}
+
+	private static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
+		return new InvalidConfigurationPropertyValueException(property, value, reason);
 	}
 
 	/**
@@ -264,6 +305,23 @@ public class InformerProperties {
 
 		public void setBackoffMaxInterval(Duration backoffMaxInterval) {
 			this.backoffMaxInterval = backoffMaxInterval;
+		}
+
+		void validate() {
+			requirePositive("informer.reliability.replace-stalled-after", this.replaceStalledAfter,
+					"for example '2m' (the default)");
+			requirePositive("informer.reliability.watch-availability-window", this.watchAvailabilityWindow,
+					"for example '60s' (the default)");
+			requirePositive("informer.reliability.backoff-initial-interval", this.backoffInitialInterval,
+					"for example '1s' (the default)");
+			requirePositive("informer.reliability.backoff-max-interval", this.backoffMaxInterval,
+					"for example '5m' (the default)");
+			if (this.backoffMaxInterval.compareTo(this.backoffInitialInterval) < 0) {
+				throw invalid("informer.reliability.backoff-max-interval", this.backoffMaxInterval,
+						"must not be shorter than informer.reliability.backoff-initial-interval ("
+								+ simple(this.backoffInitialInterval)
+								+ "): raise it, or lower the initial interval");
+			}
 		}
 
 	}

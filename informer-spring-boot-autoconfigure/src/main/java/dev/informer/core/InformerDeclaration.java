@@ -3,8 +3,10 @@ package dev.informer.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -106,24 +108,28 @@ public final class InformerDeclaration {
 			throw invalid("namespaces", this.namespaces, "lists a namespace twice", "List each namespace once.");
 		}
 		if (this.labelSelector != null) {
-			String bad = Selectors.invalidLabelRequirement(this.labelSelector);
-			if (bad != null) {
-				throw invalid("label-selector", this.labelSelector,
-						"is not a valid label selector (at '" + bad.trim() + "')",
-						"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', '!legacy', "
-								+ "requirements separated by ','.");
+			String problem = Selectors.labelSelectorProblem(this.labelSelector);
+			if (problem != null) {
+				throw invalid("label-selector", this.labelSelector, "is not a valid label selector (" + problem + ")",
+						"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', 'replicas>1', "
+								+ "'!legacy', requirements separated by ','. A set lists at least one value: "
+								+ "to select an empty value write 'app=', to select objects without the label "
+								+ "write '!app'.");
 			}
 		}
 		if (this.fieldSelector != null) {
+			List<Selectors.FieldRequirement> requirements;
 			try {
-				Selectors.parseFieldSelector(this.fieldSelector);
+				requirements = Selectors.parseFieldSelector(this.fieldSelector);
 			}
 			catch (IllegalArgumentException ex) {
 				throw invalid("field-selector", this.fieldSelector,
-						"is not a valid field selector (at '" + ex.getMessage().trim() + "')",
+						"is not a valid field selector (at " + ex.getMessage() + ")",
 						"Use 'field=value' or 'field!=value' separated by ',', for example "
-								+ "'metadata.name!=kube-root-ca.crt'.");
+								+ "'metadata.name!=kube-root-ca.crt'; escape ',', '=' and '\\' in a value "
+								+ "as '\\,', '\\=' and '\\\\'.");
 			}
+			checkNoContradiction(requirements);
 		}
 		if (this.resyncPeriod.isNegative()) {
 			throw invalid("resync-period", this.resyncPeriod, "is negative",
@@ -136,6 +142,29 @@ public final class InformerDeclaration {
 		if (this.listPageSize < 0) {
 			throw invalid("list-page-size", this.listPageSize, "is negative",
 					"Use 0 to list in one request from the API server's watch cache, or a positive page size.");
+		}
+	}
+
+	/**
+	 * The API server ANDs the requirements of a field selector, and a field has one value:
+	 * two different values required of one field select nothing, ever. The user most
+	 * likely meant OR, which field selectors cannot say.
+	 */
+	private void checkNoContradiction(List<Selectors.FieldRequirement> requirements) {
+		Map<String, String> required = new LinkedHashMap<>();
+		for (Selectors.FieldRequirement requirement : requirements) {
+			if (!requirement.equal()) {
+				continue;
+			}
+			String earlier = required.putIfAbsent(requirement.field(), requirement.value());
+			if (earlier != null && !earlier.equals(requirement.value())) {
+				throw invalid("field-selector", this.fieldSelector,
+						"requires " + requirement.field() + " to equal both '" + earlier + "' and '"
+								+ requirement.value() + "': the API server applies every requirement, so it "
+								+ "would never select an object",
+						"Field selectors have no OR: declare one informer per value, or select by a label "
+								+ "with 'key in (a,b)'.");
+			}
 		}
 	}
 

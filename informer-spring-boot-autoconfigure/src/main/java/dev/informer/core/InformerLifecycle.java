@@ -149,6 +149,11 @@ public class InformerLifecycle implements SmartLifecycle {
 										+ "retry in the background.",
 								cause);
 					}
+					if (code == 400) {
+						// the server rejected what was declared (a selector): name the property
+						return InvalidInformerDeclarationException
+							.rejectedByServer(informer.getDefinition().getDeclaration(), cause);
+					}
 					return new InformerStartupException(
 							"Informer '" + informer.getName() + "' failed to list " + resource + " in " + where
 									+ ": " + KubernetesErrors.reason(cause) + ": " + KubernetesErrors.message(cause),

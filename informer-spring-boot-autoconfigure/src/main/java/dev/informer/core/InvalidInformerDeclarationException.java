@@ -52,6 +52,39 @@ public class InvalidInformerDeclarationException extends RuntimeException {
 	}
 
 	/**
+	 * Explain a request of an informer that the API server rejected as malformed (HTTP
+	 * 400): the declared selector it most likely rejected, with the server's message.
+	 * @param declaration the informer's declaration
+	 * @param cause the rejection
+	 * @return the exception
+	 */
+	public static InvalidInformerDeclarationException rejectedByServer(InformerDeclaration declaration,
+			Throwable cause) {
+		String message = KubernetesErrors.serverMessage(cause);
+		String problem = "was rejected by the API server (HTTP 400): " + message;
+		String labels = declaration.getLabelSelector();
+		String fields = declaration.getFieldSelector();
+		boolean blameFields = fields != null && (labels == null || message.toLowerCase().contains("field"));
+		if (blameFields) {
+			return new InvalidInformerDeclarationException(declaration.getName(), "field-selector", fields, problem,
+					"Select by a field the API server supports for " + declaration.getKind()
+							+ ": metadata.name and metadata.namespace for every kind, a few more for some "
+							+ "(for example spec.nodeName and status.phase for Pods); check with kubectl get "
+							+ declaration.getKind() + " --field-selector '" + fields + "'.",
+					cause);
+		}
+		if (labels != null) {
+			return new InvalidInformerDeclarationException(declaration.getName(), "label-selector", labels, problem,
+					"Fix the selector; check it with kubectl get " + declaration.getKind() + " -l '" + labels + "'.",
+					cause);
+		}
+		return new InvalidInformerDeclarationException(declaration.getName(), "kind", declaration.getKind(), problem,
+				"The list carries no selector: check the declaration against the API server with kubectl get "
+						+ declaration.getKind() + ".",
+				cause);
+	}
+
+	/**
 	 * Return the informer's name.
 	 * @return the name
 	 */

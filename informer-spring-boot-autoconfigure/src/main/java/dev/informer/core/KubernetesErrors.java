@@ -178,6 +178,25 @@ public final class KubernetesErrors {
 	}
 
 	/**
+	 * Return the API server's own message for an error (the {@code message} of the Status
+	 * it answered), or {@link #message(Throwable)} when it sent none.
+	 * @param ex the exception
+	 * @return the message
+	 */
+	public static String serverMessage(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof KubernetesClientException kce && kce.getStatus() != null
+					&& StringUtils.hasText(kce.getStatus().getMessage())) {
+				return kce.getStatus().getMessage();
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		return message(ex);
+	}
+
+	/**
 	 * Describe the Role rule that grants {@code list} and {@code watch} on a resource.
 	 * @param definition the informer
 	 * @param namespace the namespace, {@code null} for all or cluster scope

@@ -205,10 +205,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 			filtered = filtered.withLabelSelector(declaration.getLabelSelector());
 		}
 		if (declaration.getFieldSelector() != null) {
-			for (Selectors.FieldRequirement requirement : Selectors.parseFieldSelector(declaration.getFieldSelector())) {
-				filtered = requirement.equal() ? filtered.withField(requirement.field(), requirement.value())
-						: filtered.withoutField(requirement.field(), requirement.value());
-			}
+			// the whole selector as one key without a value, which fabric8 sends as it is: its
+			// map by field would keep one requirement per field and not escape values
+			filtered = filtered.withField(Selectors.fieldSelectorQuery(declaration.getFieldSelector()), null);
 		}
 		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
 		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());

@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -27,24 +29,43 @@ import org.springframework.util.ClassUtils;
  */
 public class ResourceKindResolver {
 
+	private static final Log logger = LogFactory.getLog(ResourceKindResolver.class);
+
 	private final KubernetesClient client;
 
 	private final String configSource;
 
 	private final @Nullable ClassLoader classLoader;
 
+	private final boolean trustClassesWhenUnavailable;
+
 	private final Map<String, APIResourceList> discovery = new HashMap<>();
+
+	/**
+	 * Create a resolver that fails when discovery fails.
+	 * @param client the client to ask
+	 * @param configSource where the client's configuration came from, for error messages
+	 * @param classLoader the class loader for declared types
+	 */
+	public ResourceKindResolver(KubernetesClient client, String configSource, @Nullable ClassLoader classLoader) {
+		this(client, configSource, classLoader, false);
+	}
 
 	/**
 	 * Create a resolver.
 	 * @param client the client to ask
 	 * @param configSource where the client's configuration came from, for error messages
 	 * @param classLoader the class loader for declared types
+	 * @param trustClassesWhenUnavailable whether a kind with a model class (fabric8's, or a
+	 * declared {@code type}) is resolved from its class when discovery fails for a reason
+	 * that may pass (the server is unreachable, or answers 429 or 5xx), instead of failing
 	 */
-	public ResourceKindResolver(KubernetesClient client, String configSource, @Nullable ClassLoader classLoader) {
+	public ResourceKindResolver(KubernetesClient client, String configSource, @Nullable ClassLoader classLoader,
+			boolean trustClassesWhenUnavailable) {
 		this.client = client;
 		this.configSource = configSource;
 		this.classLoader = classLoader;
+		this.trustClassesWhenUnavailable = trustClassesWhenUnavailable;
 	}
 
 	/**
@@ -118,14 +139,24 @@ public class ResourceKindResolver {
 	}
 
 	private APIResource discover(InformerDeclaration declaration, Class<? extends HasMetadata> type) {
-		APIResourceList resources = resourcesOf(declaration);
+		APIResourceList resources;
+		try {
+			resources = resourcesOf(declaration);
+		}
+		catch (DiscoveryUnavailableException ex) {
+			if (!this.trustClassesWhenUnavailable || type == GenericKubernetesResource.class) {
+				throw discoveryFailure(declaration, ex.getCause());
+			}
+			logger.warn("Informer '" + declaration.getName() + "': API discovery of " + declaration.getApiVersion()
+					+ " failed (" + describe(ex.getCause()) + "); starting it from the class " + type.getName()
+					+ " without checking that the server serves " + declaration.getKind()
+					+ ": its list retries until the server answers");
+			return fromClass(declaration, type);
+		}
 		if (resources.getResources().isEmpty() && type != GenericKubernetesResource.class) {
 			// A real API server answers 404 for a group version it does not serve; an empty
 			// list comes from servers without discovery (fabric8's mock): trust the class.
-			return new APIResourceBuilder().withKind(declaration.getKind())
-				.withName(HasMetadata.getPlural(type))
-				.withNamespaced(Namespaced.class.isAssignableFrom(type))
-				.build();
+			return fromClass(declaration, type);
 		}
 		List<APIResource> kinds = resources.getResources()
 			.stream()
@@ -144,6 +175,13 @@ public class ResourceKindResolver {
 							+ "."));
 	}
 
+	private static APIResource fromClass(InformerDeclaration declaration, Class<? extends HasMetadata> type) {
+		return new APIResourceBuilder().withKind(declaration.getKind())
+			.withName(HasMetadata.getPlural(type))
+			.withNamespaced(Namespaced.class.isAssignableFrom(type))
+			.build();
+	}
+
 	private APIResourceList resourcesOf(InformerDeclaration declaration) {
 		String groupVersion = declaration.getApiVersion();
 		APIResourceList cached = this.discovery.get(groupVersion);
@@ -155,7 +193,11 @@ public class ResourceKindResolver {
 			resources = this.client.getApiResources(groupVersion);
 		}
 		catch (KubernetesClientException ex) {
-			if (KubernetesErrors.httpCode(ex) != 404) {
+			int code = KubernetesErrors.httpCode(ex);
+			if (KubernetesErrors.isConnectionFailure(ex) || code == 429 || code >= 500) {
+				throw new DiscoveryUnavailableException(ex);
+			}
+			if (code != 404) {
 				throw discoveryFailure(groupVersion, ex);
 			}
 			resources = null;
@@ -191,6 +233,23 @@ public class ResourceKindResolver {
 				"Use a version it serves for this group: " + String.join(", ", versions) + ".");
 	}
 
+	private InformerStartupException discoveryFailure(InformerDeclaration declaration, KubernetesClientException ex) {
+		InformerStartupException failure = discoveryFailure(declaration.getApiVersion(), ex);
+		if (!this.trustClassesWhenUnavailable) {
+			return failure;
+		}
+		return new InformerStartupException(failure.getMessage(), failure.getAction() + " Informer '"
+				+ declaration.getName() + "' cannot start without discovery: " + declaration.getKind()
+				+ " has no model class to take its plural and scope from; declare one with 'type' (for example a "
+				+ "CustomResource subclass) to start while discovery is unavailable.", ex);
+	}
+
+	private static String describe(KubernetesClientException ex) {
+		int code = KubernetesErrors.httpCode(ex);
+		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
+				+ KubernetesErrors.serverMessage(ex);
+	}
+
 	private InformerStartupException discoveryFailure(String groupVersion, KubernetesClientException ex) {
 		if (KubernetesErrors.isConnectionFailure(ex)) {
 			return new InformerStartupException(
@@ -212,6 +271,22 @@ public class ResourceKindResolver {
 		return new InformerStartupException("API discovery of " + groupVersion + " failed at the Kubernetes "
 				+ this.configSource + ": HTTP " + code + " " + KubernetesErrors.message(ex),
 				"Check the API server's health (kubectl get --raw /readyz).", ex);
+	}
+
+	/**
+	 * Discovery failed for a reason that may pass.
+	 */
+	private static final class DiscoveryUnavailableException extends RuntimeException {
+
+		DiscoveryUnavailableException(KubernetesClientException cause) {
+			super(cause.getMessage(), cause, false, false);
+		}
+
+		@Override
+		public synchronized KubernetesClientException getCause() {
+			return (KubernetesClientException) super.getCause();
+		}
+
 	}
 
 }

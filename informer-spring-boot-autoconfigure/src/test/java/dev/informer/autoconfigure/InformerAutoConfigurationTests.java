@@ -1,5 +1,6 @@
 package dev.informer.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -11,8 +12,12 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -188,7 +193,57 @@ class InformerAutoConfigurationTests {
 	@Test
 	void negativePageSize() {
 		assertInvalid(new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
-				"informer.list-page-size=-1" }, "informer.resources.cm.list-page-size", "-1", "positive page size");
+				"informer.resources.cm.list-page-size=-1" }, "informer.resources.cm.list-page-size", "-1",
+				"positive page size");
+	}
+
+	@Test
+	void negativeDefaultPageSizeNamesTheDefaultNotTheInformer() {
+		assertInvalidProperty("informer.list-page-size", "-1", "a page size such as 500");
+	}
+
+	@Test
+	void negativeDefaultResyncPeriod() {
+		assertInvalidProperty("informer.resync-period", "-5s", "'0s' to disable resync");
+	}
+
+	@Test
+	void subSecondDefaultResyncPeriod() {
+		assertInvalidProperty("informer.resync-period", "500ms", "at least '1s'");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0s", "-1s" })
+	void startupTimeoutNotPositive(String value) {
+		assertInvalidProperty("informer.startup.timeout", value, "informer.startup.wait-for-sync=false");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0s", "-1s" })
+	void watchLossGraceNotPositive(String value) {
+		assertInvalidProperty("informer.health.watch-loss-grace", value, "'90s'");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "informer.reliability.replace-stalled-after",
+			"informer.reliability.watch-availability-window", "informer.reliability.backoff-initial-interval",
+			"informer.reliability.backoff-max-interval" })
+	void reliabilityDurationsNotPositive(String property) {
+		assertInvalidProperty(property, "0s", "positive duration");
+	}
+
+	@Test
+	void backoffMaxIntervalBelowTheInitialInterval() {
+		this.runner
+			.withPropertyValues(configMap("backoff-order"))
+			.withPropertyValues("informer.reliability.backoff-initial-interval=10s",
+					"informer.reliability.backoff-max-interval=5s")
+			.run((context) -> assertThat(invalidProperty(context))
+				.satisfies((ex) -> assertThat(ex.getName()).isEqualTo("informer.reliability.backoff-max-interval"))
+				.satisfies((ex) -> assertThat(ex.getValue()).isEqualTo(Duration.ofSeconds(5)))
+				.satisfies((ex) -> assertThat(ex.getReason()).contains("informer.reliability.backoff-initial-interval")
+					.contains("10s")
+					.contains("raise")));
 	}
 
 	@Test
@@ -271,6 +326,29 @@ class InformerAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains(property).contains(valueOrProblem);
 			assertThat(analysis.getAction()).contains(action);
 		});
+	}
+
+	private void assertInvalidProperty(String property, String value, String fix) {
+		this.runner.withPropertyValues(configMap("invalid-property"))
+			.withPropertyValues(property + "=" + value)
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
+				assertThat(ex.getName()).isEqualTo(property);
+				assertThat(ex.getValue()).hasToString(value.matches("-?[0-9]+") ? value
+						: DurationStyle.detectAndParse(value).toString());
+				assertThat(ex.getReason()).contains(fix);
+			});
+	}
+
+	private static InvalidConfigurationPropertyValueException invalidProperty(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		for (Throwable current = context.getStartupFailure(); current != null; current = current.getCause()) {
+			if (current instanceof InvalidConfigurationPropertyValueException invalid) {
+				return invalid;
+			}
+		}
+		throw new AssertionError("Not an invalid property: " + context.getStartupFailure(),
+				context.getStartupFailure());
 	}
 
 	private static FailureAnalysis startupFailure(AssertableApplicationContext context) {

@@ -67,6 +67,14 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Start a server that answers no discovery request unless told to.
+	 * @return the server
+	 */
+	static FaultServer withoutDiscovery() {
+		return new FaultServer(MockApiServer.expectations(), false);
+	}
+
+	/**
 	 * Start a server whose client watches with plain HTTP requests rather than WebSockets.
 	 * @return the server
 	 */

@@ -83,7 +83,7 @@ class InformerHealthContributorAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("informer.health.watch-loss-grace must not be negative, was PT-1S"));
+				.hasMessageContaining("informer.health.watch-loss-grace with value 'PT-1S' is invalid"));
 	}
 
 	@Test
