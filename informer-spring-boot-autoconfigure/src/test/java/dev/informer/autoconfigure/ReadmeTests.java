@@ -3,7 +3,10 @@ package dev.informer.autoconfigure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -15,8 +18,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README backs its claims with test names; every test class and method it names exists,
- * so a renamed or deleted test cannot leave a claim unbacked.
+ * The README and the documentation it links to back their claims with test names, and link to
+ * each other. Every test class and method they name exists, so a renamed or deleted test cannot
+ * leave a claim unbacked, and every relative link points to a file (and heading) that exists.
  */
 class ReadmeTests {
 
@@ -24,14 +28,21 @@ class ReadmeTests {
 
 	private static final Pattern TEST_REFERENCE = Pattern.compile("`(\\w+(?:Tests|IT))(?:\\.(\\w+))?`");
 
+	private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+	private static final Pattern HEADING = Pattern.compile("^#{1,6} (.+)$", Pattern.MULTILINE);
+
+	private static final Pattern FENCE = Pattern.compile("^```.*?^```", Pattern.MULTILINE | Pattern.DOTALL);
+
 	@Test
-	void everyTestTheReadmeNamesExists() throws IOException {
-		String readme = Files.readString(ROOT.resolve("README.md"))
-				+ Files.readString(ROOT.resolve("docs/reliability.md"));
+	void everyTestTheDocumentationNamesExists() {
 		Map<String, String> references = new LinkedHashMap<>();
-		Matcher matcher = TEST_REFERENCE.matcher(readme);
-		while (matcher.find()) {
-			references.put(matcher.group(0), matcher.group(1) + "|" + ((matcher.group(2) != null) ? matcher.group(2) : ""));
+		for (Path document : documents()) {
+			Matcher matcher = TEST_REFERENCE.matcher(read(document));
+			while (matcher.find()) {
+				references.put(matcher.group(0),
+						matcher.group(1) + "|" + ((matcher.group(2) != null) ? matcher.group(2) : ""));
+			}
 		}
 		assertThat(references).hasSizeGreaterThan(10);
 		references.forEach((reference, parts) -> {
@@ -43,6 +54,72 @@ class ReadmeTests {
 					.containsPattern("void " + split[1] + "\\(");
 			}
 		});
+	}
+
+	@Test
+	void everyRelativeLinkPointsToAFileAndHeadingThatExist() {
+		List<String> broken = new ArrayList<>();
+		for (Path document : documents()) {
+			Matcher matcher = LINK.matcher(FENCE.matcher(read(document)).replaceAll(""));
+			while (matcher.find()) {
+				String link = matcher.group(1);
+				if (link.matches("^[a-z]+:.*")) {
+					continue; // http:, https:, mailto:
+				}
+				int hash = link.indexOf('#');
+				String file = (hash >= 0) ? link.substring(0, hash) : link;
+				Path target = file.isEmpty() ? document : document.getParent().resolve(file).normalize();
+				if (!Files.exists(target)) {
+					broken.add(ROOT.relativize(document) + ": " + link);
+				}
+				else if (hash >= 0 && !anchors(target).contains(link.substring(hash + 1))) {
+					broken.add(ROOT.relativize(document) + ": " + link + " (no such heading)");
+				}
+			}
+		}
+		assertThat(broken).isEmpty();
+	}
+
+	@Test
+	void theReadmeLeadsFromTheTwoCommandsToAListenerInItsFirstScreen() {
+		String readme = read(ROOT.resolve("README.md"));
+		int declaration = readme.indexOf("```yaml");
+		int listener = readme.indexOf("@EventListener\n");
+		assertThat(readme.indexOf("./mvnw -B verify")).as("the test command").isPositive().isLessThan(declaration);
+		assertThat(readme.substring(0, listener).lines().count()).as("lines before the first listener")
+			.isLessThan(60);
+	}
+
+	private static List<Path> documents() {
+		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CONTRIBUTING.md"),
+				ROOT.resolve("sample-app/README.md"), ROOT.resolve("sample-app/k8s/README.md")));
+		try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+			docs.filter((file) -> file.toString().endsWith(".md")).sorted().forEach(documents::add);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return documents;
+	}
+
+	/**
+	 * The anchors GitHub derives from the headings of a Markdown file: lower case, punctuation
+	 * other than {@code -} and {@code _} removed, blanks turned into {@code -}.
+	 */
+	private static List<String> anchors(Path file) {
+		List<String> anchors = new ArrayList<>();
+		if (!file.toString().endsWith(".md")) {
+			return anchors;
+		}
+		Matcher matcher = HEADING.matcher(FENCE.matcher(read(file)).replaceAll(""));
+		while (matcher.find()) {
+			anchors.add(matcher.group(1)
+				.trim()
+				.toLowerCase(Locale.ROOT)
+				.replaceAll("[^\\p{L}\\p{N} _-]", "")
+				.replace(' ', '-'));
+		}
+		return anchors;
 	}
 
 	private static Optional<Path> testSource(String className) {
