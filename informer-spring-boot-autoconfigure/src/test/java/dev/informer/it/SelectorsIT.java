@@ -69,7 +69,7 @@ class SelectorsIT {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(RecordingListener.class).events(ResourceAddedEvent.class))
-					.extracting(ResourceAddedEvent::getName)
+					.extracting((event) -> event.getName())
 					.containsExactly("three");
 			});
 	}
