@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerStartupException;
+import dev.informer.core.InvalidInformerDeclarationException;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -79,8 +79,8 @@ class SelectorsIT {
 		this.runner.withPropertyValues("informer.resources.configmaps.field-selector=data.colour=blue")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				InformerStartupException failure = startupException(context.getStartupFailure());
-				assertThat(failure).hasMessageContaining("Informer 'configmaps'")
+				InvalidInformerDeclarationException failure = startupException(context.getStartupFailure());
+				assertThat(failure).hasMessageContaining("Informer 'configmaps': field-selector")
 					.hasMessageContaining("\"data.colour\" is not a known field selector")
 					.hasMessageNotContaining("did not sync within");
 			});
@@ -116,13 +116,13 @@ class SelectorsIT {
 			.contains("twelve");
 	}
 
-	private static InformerStartupException startupException(Throwable failure) {
+	private static InvalidInformerDeclarationException startupException(Throwable failure) {
 		for (Throwable current = failure; current != null; current = current.getCause()) {
-			if (current instanceof InformerStartupException startup) {
+			if (current instanceof InvalidInformerDeclarationException startup) {
 				return startup;
 			}
 		}
-		throw new AssertionError("No InformerStartupException in " + failure, failure);
+		throw new AssertionError("No InvalidInformerDeclarationException in " + failure, failure);
 	}
 
 }
