@@ -85,8 +85,10 @@ class LongOutageIT {
 				InvariantListener listener = context.getBean(InvariantListener.class);
 				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
 				WatchStatus status = informer.getStatuses().get(0);
+				// listing 10,000 objects to compare is costly: wait until they have arrived first
+				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
-						Duration.ofMinutes(3));
+						Duration.ofSeconds(60));
 				await().atMost(Duration.ofSeconds(60)).until(() -> informer.isWatching(status));
 				long listMillis = status.getLastList().duration().toMillis();
 

@@ -9,8 +9,11 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.function.Supplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+import org.assertj.core.api.SoftAssertions;
+import org.awaitility.core.ConditionTimeoutException;
 
 import org.springframework.context.event.EventListener;
 
@@ -19,7 +22,6 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -50,6 +52,8 @@ public class InvariantListener {
 	private final Map<String, List<String>> history = new HashMap<>();
 
 	private int events;
+
+	private long lastEventNanos = System.nanoTime();
 
 	/**
 	 * Create a listener that applies events at once.
@@ -92,6 +96,7 @@ public class InvariantListener {
 
 	private synchronized void apply(ResourceEvent<?> event) {
 		this.events++;
+		this.lastEventNanos = System.nanoTime();
 		String key = event.getNamespace() + "/" + event.getName();
 		String version = event.getResourceVersion();
 		List<String> seen = this.history.computeIfAbsent(key, (ignored) -> new ArrayList<>());
@@ -151,23 +156,32 @@ public class InvariantListener {
 	}
 
 	/**
-	 * Wait until this listener's view equals the server's state, and fail as soon as the
-	 * invariant is violated (naming the violations) or, after {@code atMost}, naming each
-	 * object on which the view and the server differ.
+	 * Wait until this listener's view equals the server's state, then check that no event
+	 * violated the invariant. Once a violation has happened, it waits only until the listener
+	 * has been idle for a while, so that the failure names both the violations and each object
+	 * on which the view and the server still differ (for example a delete never delivered).
 	 * @param serverState the server's state (key to resourceVersion), read on each poll
 	 * @param seed how to rerun the test, for the failure message
 	 * @param atMost how long the listener may take to catch up
 	 */
 	public void awaitReplayOf(Supplier<Map<String, String>> serverState, String seed, Duration atMost) {
-		await().atMost(atMost)
-			.pollInterval(Duration.ofMillis(250))
-			.failFast(seed + ": the delivery invariant is violated",
-					() -> assertThat(firstViolations()).as(seed + ": violations").isEmpty())
-			.untilAsserted(() -> assertThat(differences(applied(), serverState.get()))
-				.as(seed + ": objects on which the listener's view (" + eventCount()
-						+ " events applied) differs from the server")
-				.isEmpty());
-		assertThat(firstViolations()).as(seed + ": violations").isEmpty();
+		try {
+			await().atMost(atMost)
+				.pollInterval(Duration.ofMillis(250))
+				.until(() -> hasViolations() ? isIdleFor(Duration.ofSeconds(2))
+						: differences(applied(), serverState.get()).isEmpty());
+		}
+		catch (ConditionTimeoutException ex) {
+			// reported below, with the differences
+		}
+		List<String> differences = differences(applied(), serverState.get());
+		SoftAssertions softly = new SoftAssertions();
+		softly.assertThat(firstViolations()).as(seed + ": violations of the delivery invariant").isEmpty();
+		softly.assertThat(differences)
+			.as(seed + ": objects on which the listener's view (" + eventCount()
+					+ " events applied) differs from the server")
+			.isEmpty();
+		softly.assertAll();
 	}
 
 	private synchronized List<String> firstViolations() {
@@ -177,6 +191,14 @@ public class InvariantListener {
 		List<String> first = new ArrayList<>(this.violations.subList(0, 20));
 		first.add("... " + (this.violations.size() - 20) + " more");
 		return first;
+	}
+
+	private synchronized boolean hasViolations() {
+		return !this.violations.isEmpty();
+	}
+
+	private synchronized boolean isIdleFor(Duration quiet) {
+		return System.nanoTime() - this.lastEventNanos > quiet.toNanos();
 	}
 
 	private static List<String> differences(Map<String, String> view, Map<String, String> server) {
