@@ -13,6 +13,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import org.assertj.core.api.SoftAssertions;
+import org.assertj.core.api.SoftAssertionsProvider;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -104,7 +107,8 @@ class SoakIT {
 						informer.relist();
 					}
 				});
-				listener.awaitReplayOf(changes::serverState, RERUN + " after phase 1", Duration.ofSeconds(90));
+				// quiet, not asserted yet: the soak goes on and the end names every violation
+				listener.awaitQuiet(changes::serverState, Duration.ofSeconds(90));
 				int threads = threadCount();
 				long heap = usedHeapAfterGc();
 				System.out.printf("SoakIT: after phase 1: %d threads, %d KB heap after GC, %d events%n", threads,
@@ -115,6 +119,8 @@ class SoakIT {
 					changes.burst(20);
 					informer.relist();
 				});
+
+				progress("phase 2 (bursts)", status);
 
 				// phase 3: a compaction while disconnected: the watch cannot resume (410 Gone, or a
 				// replacement if the cut outlasts replace-stalled-after); either way a relist
@@ -139,6 +145,8 @@ class SoakIT {
 						.as(() -> "a relist after the compaction (relists " + status.getRelists() + ")")
 						.isGreaterThan(relists));
 
+				progress("phase 3 (compaction)", status);
+
 				// phase 4: the kube-apiserver is down for longer than replace-stalled-after
 				server.killApiServer();
 				await().pollDelay(REPLACE_STALLED_AFTER.multipliedBy(2))
@@ -146,6 +154,8 @@ class SoakIT {
 					.until(() -> !informer.isWatching(status));
 				server.restartApiServer();
 				changes.run(CHANGES_PER_PHASE, 50, (dice) -> informer.relist());
+
+				progress("phase 4 (restart)", status);
 
 				// phase 5: everything mixed
 				changes.run(CHANGES_PER_PHASE, 30, (dice) -> {
@@ -161,25 +171,46 @@ class SoakIT {
 					}
 				});
 
-				listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(120));
-				await().atMost(Duration.ofSeconds(60))
+				listener.awaitQuiet(changes::serverState, Duration.ofSeconds(120));
+				System.out.printf("SoakIT: %d events delivered; relists %s; state %s%n", listener.eventCount(),
+						status.getRelists(), status.getState());
+				// every check, so that one failure does not hide the others
+				SoftAssertions softly = new SoftAssertions();
+				check(softly, () -> listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(10)));
+				check(softly, () -> await().atMost(Duration.ofSeconds(60))
 					.untilAsserted(() -> assertThat(status.getState()).as(() -> "the informer's state (relists "
 							+ status.getRelists() + ", last error " + status.getLastError() + ")")
-						.isEqualTo(InformerState.WATCHING));
-				System.out.printf("SoakIT: %d events delivered; relists %s%n", listener.eventCount(),
-						status.getRelists());
+						.isEqualTo(InformerState.WATCHING)));
 				// leak checks: threads and heap come back to where they were after phase 1
-				await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(threadCount()).as(RERUN + ": live threads, " + threads
-							+ " after phase 1").isLessThanOrEqualTo(threads + 5));
-				await().atMost(Duration.ofSeconds(30))
+				check(softly, () -> await().atMost(Duration.ofSeconds(60))
+					.untilAsserted(() -> assertThat(threadCount())
+						.as(RERUN + ": live threads, " + threads + " after phase 1")
+						.isLessThanOrEqualTo(threads + 5)));
+				check(softly, () -> await().atMost(Duration.ofSeconds(30))
 					.untilAsserted(() -> assertThat(usedHeapAfterGc())
 						.as(RERUN + ": used heap after GC, " + heap + " bytes after phase 1")
-						.isLessThanOrEqualTo(heap * 3 / 2));
+						.isLessThanOrEqualTo(heap * 3 / 2)));
 				System.out.printf("SoakIT: at the end: %d threads, %d KB heap after GC%n", threadCount(),
 						usedHeapAfterGc() / 1024);
+				softly.assertAll();
 			});
 		}
+	}
+
+	// an Awaitility timeout is not an AssertionError; collect it as one
+	private static void check(SoftAssertions softly, SoftAssertionsProvider.ThrowingRunnable check) {
+		softly.check(() -> {
+			try {
+				check.run();
+			}
+			catch (ConditionTimeoutException ex) {
+				throw new AssertionError(ex.getMessage(), ex);
+			}
+		});
+	}
+
+	private static void progress(String phase, WatchStatus status) {
+		System.out.printf("SoakIT: %s done; relists %s; state %s%n", phase, status.getRelists(), status.getState());
 	}
 
 	// the proxy's pool keeps idle threads for a minute; they are not the informers'

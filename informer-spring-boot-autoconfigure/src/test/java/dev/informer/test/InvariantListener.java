@@ -165,15 +165,7 @@ public class InvariantListener {
 	 * @param atMost how long the listener may take to catch up
 	 */
 	public void awaitReplayOf(Supplier<Map<String, String>> serverState, String seed, Duration atMost) {
-		try {
-			await().atMost(atMost)
-				.pollInterval(Duration.ofMillis(250))
-				.until(() -> hasViolations() ? isIdleFor(Duration.ofSeconds(2))
-						: differences(applied(), serverState.get()).isEmpty());
-		}
-		catch (ConditionTimeoutException ex) {
-			// reported below, with the differences
-		}
+		awaitQuiet(serverState, atMost);
 		List<String> differences = differences(applied(), serverState.get());
 		SoftAssertions softly = new SoftAssertions();
 		softly.assertThat(firstViolations()).as(seed + ": violations of the delivery invariant").isEmpty();
@@ -182,6 +174,24 @@ public class InvariantListener {
 					+ " events applied) differs from the server")
 			.isEmpty();
 		softly.assertAll();
+	}
+
+	/**
+	 * Wait until this listener's view equals the server's state or, once the invariant has
+	 * been violated, until the listener has been idle for a while; at most {@code atMost}.
+	 * @param serverState the server's state (key to resourceVersion), read on each poll
+	 * @param atMost how long to wait at most
+	 */
+	public void awaitQuiet(Supplier<Map<String, String>> serverState, Duration atMost) {
+		try {
+			await().atMost(atMost)
+				.pollInterval(Duration.ofMillis(250))
+				.until(() -> hasViolations() ? isIdleFor(Duration.ofSeconds(2))
+						: differences(applied(), serverState.get()).isEmpty());
+		}
+		catch (ConditionTimeoutException ex) {
+			// the caller's assertions say what differs
+		}
 	}
 
 	private synchronized List<String> firstViolations() {
