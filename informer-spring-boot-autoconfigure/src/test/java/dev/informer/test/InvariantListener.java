@@ -140,7 +140,8 @@ public class InvariantListener {
 		}
 		// a violation names what came before it for the same object
 		for (int i = violationsBefore; i < this.violations.size(); i++) {
-			this.violations.set(i, this.violations.get(i) + " (earlier for this object: " + seen + ")");
+			this.violations.set(i, this.violations.get(i) + " (earlier for this object: "
+					+ ((seen.size() > 10) ? "..., " + seen.subList(seen.size() - 10, seen.size()) : seen) + ")");
 		}
 		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " "
 				+ version + (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
