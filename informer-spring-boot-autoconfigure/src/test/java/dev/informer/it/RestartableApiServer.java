@@ -1,6 +1,7 @@
 package dev.informer.it;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,7 +79,7 @@ final class RestartableApiServer {
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log))
 				.start();
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start " + this.binaries.binaries().getApiServer(), ex);
 		}
 		new ProcessReadinessChecker().waitUntilReady(this.port, "readyz", NAME, true,
