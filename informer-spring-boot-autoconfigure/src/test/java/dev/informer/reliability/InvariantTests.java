@@ -68,7 +68,7 @@ class InvariantTests {
 			InformerRegistry registry = context.getBean(InformerRegistry.class);
 			RandomChanges changes = new RandomChanges(mock.client(), "invariant-bursts", SEED, 50);
 			changes.createAll();
-			for (int burst = 0; burst < 5; burst++) {
+			for (int burst = 0; burst < 10; burst++) {
 				// the listener is still working through the burst when the relist reads what it saw
 				changes.burst(30);
 				registry.informer("configmaps").relist();
