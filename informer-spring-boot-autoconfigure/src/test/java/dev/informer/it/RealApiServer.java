@@ -32,7 +32,9 @@ import org.springframework.util.FileSystemUtils;
  * {@code io.fabric8:kube-api-test} in offline mode from binaries that
  * {@code scripts/envtest.sh} builds from pinned Go modules.
  * <p>
- * Tests that need other server flags start a dedicated server with {@link #startDedicated}.
+ * Tests that need other server flags start a dedicated server with {@link #startDedicated};
+ * tests that restart the kube-apiserver (same port, same etcd) start one with
+ * {@link #startRestartable}.
  * Every server keeps an audit log of the list and watch requests clients make
  * ({@link #requests}), so tests can check the parameters a client sent.
  * <p>
@@ -63,7 +65,9 @@ public final class RealApiServer implements AutoCloseable {
 
 	private static RealApiServer instance;
 
-	private final KubeAPIServer server;
+	private final Processes server;
+
+	private final @Nullable RestartableApiServer restartable;
 
 	private final Config config;
 
@@ -75,8 +79,10 @@ public final class RealApiServer implements AutoCloseable {
 
 	private final AtomicBoolean stopped = new AtomicBoolean();
 
-	private RealApiServer(KubeAPIServer server, Config config, String version, Path auditDir, boolean shared) {
+	private RealApiServer(Processes server, @Nullable RestartableApiServer restartable, Config config, String version,
+			Path auditDir, boolean shared) {
 		this.server = server;
+		this.restartable = restartable;
 		this.config = config;
 		this.version = version;
 		this.auditDir = auditDir;
@@ -90,7 +96,7 @@ public final class RealApiServer implements AutoCloseable {
 	 */
 	public static synchronized RealApiServer get() {
 		if (instance == null) {
-			RealApiServer server = start(List.of(), true);
+			RealApiServer server = start(List.of(), true, false);
 			Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
 			instance = server;
 		}
@@ -106,12 +112,26 @@ public final class RealApiServer implements AutoCloseable {
 	 * @return the started server
 	 */
 	public static RealApiServer startDedicated(String... flags) {
-		RealApiServer server = start(List.of(flags), false);
+		RealApiServer server = start(List.of(flags), false, false);
 		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
 		return server;
 	}
 
-	private static RealApiServer start(List<String> flags, boolean shared) {
+	/**
+	 * Start a server of its own whose kube-apiserver process can be killed
+	 * ({@link #killApiServer()}) and started again ({@link #restartApiServer()}) on the same
+	 * port against the same etcd data, as clients see a control-plane restart.
+	 * {@link #close()} stops it.
+	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
+	 * @return the started server
+	 */
+	public static RealApiServer startRestartable(String... flags) {
+		RealApiServer server = start(List.of(flags), false, true);
+		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "kube-apiserver-stop"));
+		return server;
+	}
+
+	private static RealApiServer start(List<String> flags, boolean shared, boolean restartable) {
 		Path dir = binaryRoot();
 		Optional<String> version = installedVersion(dir);
 		if (version.isEmpty()) {
@@ -137,16 +157,29 @@ public final class RealApiServer implements AutoCloseable {
 			.withApiServerFlag("--audit-policy-file", auditDir.resolve("policy.yaml").toString())
 			.withApiServerFlag("--audit-log-path", auditDir.resolve("audit.log").toString())
 			.withApiServerFlags(flags);
-		KubeAPIServer server = new KubeAPIServer(config.build());
+		Processes server;
+		RestartableApiServer restartableServer = null;
 		try {
-			server.start();
+			if (restartable) {
+				restartableServer = new RestartableApiServer(config.build(), auditDir.resolve("kube-apiserver.log"));
+				restartableServer.start();
+				server = Processes.of(restartableServer);
+			}
+			else {
+				KubeAPIServer kubeApiServer = new KubeAPIServer(config.build());
+				kubeApiServer.start();
+				server = Processes.of(kubeApiServer);
+			}
 		}
 		catch (RuntimeException ex) {
+			if (restartableServer != null) {
+				restartableServer.stop();
+			}
 			FileSystemUtils.deleteRecursively(auditDir.toFile());
 			throw ex;
 		}
-		Config clientConfig = Config.fromKubeconfig(server.getKubeConfigYaml());
-		return new RealApiServer(server, clientConfig, version.get(), auditDir, shared);
+		Config clientConfig = Config.fromKubeconfig(server.kubeConfigYaml());
+		return new RealApiServer(server, restartableServer, clientConfig, version.get(), auditDir, shared);
 	}
 
 	private static Path createAuditDir() {
@@ -196,7 +229,7 @@ public final class RealApiServer implements AutoCloseable {
 	 * @return the configuration
 	 */
 	public Config adminConfig() {
-		return Config.fromKubeconfig(this.server.getKubeConfigYaml());
+		return Config.fromKubeconfig(this.server.kubeConfigYaml());
 	}
 
 	/**
@@ -269,8 +302,40 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop a server started with {@link #startDedicated}; the shared server stops with the
-	 * JVM.
+	 * Kill the kube-apiserver process of a server started with {@link #startRestartable}
+	 * (SIGKILL); etcd keeps running with its data. Clients get connection refused until
+	 * {@link #restartApiServer()}.
+	 */
+	public void killApiServer() {
+		restartable().killApiServer();
+	}
+
+	/**
+	 * Start the kube-apiserver process of a server started with {@link #startRestartable}
+	 * again, on the same port against the same etcd, and wait until it is ready.
+	 */
+	public void restartApiServer() {
+		restartable().startApiServer();
+	}
+
+	/**
+	 * Return whether the kube-apiserver process runs.
+	 * @return whether it runs
+	 */
+	public boolean isApiServerRunning() {
+		return restartable().isApiServerRunning();
+	}
+
+	private RestartableApiServer restartable() {
+		if (this.restartable == null) {
+			throw new IllegalStateException("Not a restartable server; start it with startRestartable()");
+		}
+		return this.restartable;
+	}
+
+	/**
+	 * Stop a server started with {@link #startDedicated} or {@link #startRestartable}; the
+	 * shared server stops with the JVM.
 	 */
 	@Override
 	public void close() {
@@ -284,6 +349,49 @@ public final class RealApiServer implements AutoCloseable {
 			this.server.stop();
 			FileSystemUtils.deleteRecursively(this.auditDir.toFile());
 		}
+	}
+
+	/**
+	 * The processes behind a server.
+	 */
+	private interface Processes {
+
+		String kubeConfigYaml();
+
+		void stop();
+
+		static Processes of(KubeAPIServer server) {
+			return new Processes() {
+
+				@Override
+				public String kubeConfigYaml() {
+					return server.getKubeConfigYaml();
+				}
+
+				@Override
+				public void stop() {
+					server.stop();
+				}
+
+			};
+		}
+
+		static Processes of(RestartableApiServer server) {
+			return new Processes() {
+
+				@Override
+				public String kubeConfigYaml() {
+					return server.kubeConfigYaml();
+				}
+
+				@Override
+				public void stop() {
+					server.stop();
+				}
+
+			};
+		}
+
 	}
 
 	/**

@@ -120,14 +120,22 @@ public final class TcpProxy implements AutoCloseable {
 				Socket client = current.accept();
 				this.accepted.incrementAndGet();
 				Socket server = new Socket();
-				server.connect(this.upstream, 5000);
+				try {
+					server.connect(this.upstream, 5000);
+				}
+				catch (IOException ex) {
+					// the server is down: the client sees its connection reset, not silence
+					reset(client);
+					reset(server);
+					continue;
+				}
 				this.sockets.add(client);
 				this.sockets.add(server);
 				this.threads.execute(() -> pipe(client, server));
 				this.threads.execute(() -> pipe(server, client));
 			}
 			catch (IOException ex) {
-				// listener closed, or upstream refused: the client sees a closed connection
+				// listener closed
 			}
 		}
 	}

@@ -1,7 +1,10 @@
 package dev.informer.test;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
@@ -77,14 +80,87 @@ public final class RandomChanges {
 	}
 
 	/**
+	 * Create every object this stream changes that does not exist yet.
+	 */
+	public void createAll() {
+		for (int i = 0; i < this.objects; i++) {
+			String name = "obj-" + i;
+			if (!this.exists.getOrDefault(name, false)) {
+				change(name, () -> this.client.configMaps()
+					.resource(TestResources.configMap(this.namespace, name, "c0"))
+					.create(), true);
+			}
+		}
+	}
+
+	/**
+	 * Change {@code size} distinct random objects as fast as the server answers: create the
+	 * absent ones, update the present ones, then delete every second one of them, so that a
+	 * listener that is behind has several changes of one object queued, ending in a delete.
+	 * @param size the number of objects, at most the number this stream changes
+	 */
+	public void burst(int size) {
+		List<String> names = new ArrayList<>();
+		for (int i = 0; i < this.objects; i++) {
+			names.add("obj-" + i);
+		}
+		Collections.shuffle(names, this.random);
+		List<String> chosen = names.subList(0, Math.min(size, names.size()));
+		for (String name : chosen) {
+			if (this.exists.getOrDefault(name, false)) {
+				String value = "b" + this.random.nextInt();
+				change(name, () -> this.client.configMaps().inNamespace(this.namespace).withName(name).edit((cm) -> {
+					cm.getData().put("value", value);
+					return cm;
+				}), true);
+			}
+			else {
+				change(name, () -> this.client.configMaps()
+					.resource(TestResources.configMap(this.namespace, name, "b0"))
+					.create(), true);
+			}
+		}
+		for (int i = 1; i < chosen.size(); i += 2) {
+			String name = chosen.get(i);
+			change(name, () -> this.client.configMaps().inNamespace(this.namespace).withName(name).delete(), false);
+		}
+	}
+
+	private void change(String name, Runnable change, boolean existsAfter) {
+		try {
+			change.run();
+			this.exists.put(name, existsAfter);
+		}
+		catch (KubernetesClientException ex) {
+			if (ex.getCode() != 409 && ex.getCode() != 404) {
+				throw new IllegalStateException("Change of " + name + " failed", ex);
+			}
+			// a retried write whose first attempt was applied, as in run()
+			this.exists.put(name,
+					this.client.configMaps().inNamespace(this.namespace).withName(name).get() != null);
+		}
+	}
+
+	/**
 	 * Return the server's state: name to resourceVersion.
 	 * @return the state
 	 */
 	public Map<String, String> serverState() {
+		return serverState(this.client, this.namespace);
+	}
+
+	/**
+	 * Return the state of the objects these changes make in a namespace: key
+	 * ({@code namespace/name}) to resourceVersion.
+	 * @param client the client to list them with
+	 * @param namespace the namespace
+	 * @return the state
+	 */
+	public static Map<String, String> serverState(KubernetesClient client, String namespace) {
 		Map<String, String> state = new LinkedHashMap<>();
-		for (ConfigMap cm : this.client.configMaps().inNamespace(this.namespace).list().getItems()) {
+		for (ConfigMap cm : client.configMaps().inNamespace(namespace).list().getItems()) {
 			if (cm.getMetadata().getName().startsWith("obj-")) {
-				state.put(this.namespace + "/" + cm.getMetadata().getName(), cm.getMetadata().getResourceVersion());
+				state.put(namespace + "/" + cm.getMetadata().getName(), cm.getMetadata().getResourceVersion());
 			}
 		}
 		return state;
