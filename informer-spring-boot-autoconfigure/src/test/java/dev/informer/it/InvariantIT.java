@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
@@ -47,7 +47,7 @@ class InvariantIT {
 							"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
 					.run((context) -> {
 						InvariantListener listener = context.getBean(InvariantListener.class);
-						InformerRegistry registry = context.getBean(InformerRegistry.class);
+						DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 						RandomChanges changes = new RandomChanges(admin, "it-invariant", SEED, 30);
 						changes.run(800, 60, (dice) -> {
 							if (dice < 70) {

@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RandomChanges;
@@ -51,7 +51,7 @@ class InvariantTests {
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=invariant")
 			.run((context) -> {
 				InvariantListener listener = context.getBean(InvariantListener.class);
-				InformerRegistry registry = context.getBean(InformerRegistry.class);
+				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 				RandomChanges changes = new RandomChanges(mock.client(), "invariant", SEED, 40);
 				// the mock cannot drop or expire a watch; a relist is its disruption
 				changes.run(1500, 100, (dice) -> registry.informer("configmaps").relist());
@@ -59,7 +59,7 @@ class InvariantTests {
 				await().atMost(Duration.ofSeconds(60))
 					.untilAsserted(() -> assertThat(listener.applied()).as(seed).isEqualTo(changes.serverState()));
 				assertThat(listener.violations()).as(seed).isEmpty();
-				assertThat(registry.informer("configmaps").getStatuses().get(0).getRelists().get("manual"))
+				assertThat(registry.informer("configmaps").getWatches().get(0).getRelists().get("manual"))
 					.as(seed)
 					.isPositive();
 			});
