@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.event.EventListener;
 
-import dev.informer.core.InformerEventPublisher;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.InformerEventPublisher;
 
 /**
  * The starter's publish path alone, as a fabric8 update callback runs it: build the

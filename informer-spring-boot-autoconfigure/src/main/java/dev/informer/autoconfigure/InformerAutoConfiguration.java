@@ -8,16 +8,17 @@ import java.util.Map;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
-import dev.informer.core.InformerCustomizer;
-import dev.informer.core.InformerDeclaration;
-import dev.informer.core.InformerEventPublisher;
-import dev.informer.core.InformerLifecycle;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.RecoveryOptions;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.ResourceKindResolver;
-import dev.informer.core.RetryPolicy;
-import dev.informer.core.KubernetesErrors;
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.Diagnostics;
+import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.RecoveryOptions;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.ResourceKindResolver;
+import dev.informer.runtime.RetryPolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -54,18 +55,18 @@ public final class InformerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	InformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
+	@ConditionalOnMissingBean(InformerRegistry.class)
+	DefaultInformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
 			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory) {
 		List<InformerDeclaration> declarations = declarations(properties);
 		if (declarations.isEmpty()) {
-			return new InformerRegistry(List.of());
+			return new DefaultInformerRegistry(List.of());
 		}
 		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
 				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
 		// without waiting for sync, a kind with a class can start while discovery is down
 		ResourceKindResolver resolver = new ResourceKindResolver(client,
-				KubernetesErrors.configSource(client, provided), beanFactory.getBeanClassLoader(),
+				Diagnostics.configSource(client, provided), beanFactory.getBeanClassLoader(),
 				!properties.getStartup().isWaitForSync());
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
@@ -75,12 +76,12 @@ public final class InformerAutoConfiguration {
 			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
 					RetryPolicy.standard(failOnForbidden, declaration), recovery, Clock.systemUTC()));
 		}
-		return new InformerRegistry(informers);
+		return new DefaultInformerRegistry(informers);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerLifecycle informerLifecycle(InformerRegistry registry, KubernetesClient client,
+	InformerLifecycle informerLifecycle(DefaultInformerRegistry registry, KubernetesClient client,
 			InformerEventPublisher publisher, ApplicationContext context, InformerProperties properties,
 			ObjectProvider<InformerCustomizer> customizers) {
 		InformerProperties.Startup startup = properties.getStartup();

@@ -1,6 +1,6 @@
 package dev.informer.autoconfigure;
 
-import dev.informer.core.InvalidInformerDeclarationException;
+import dev.informer.InvalidInformerDeclarationException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

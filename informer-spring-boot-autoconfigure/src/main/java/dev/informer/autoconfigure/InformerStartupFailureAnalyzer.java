@@ -1,6 +1,6 @@
 package dev.informer.autoconfigure;
 
-import dev.informer.core.InformerStartupException;
+import dev.informer.InformerStartupException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -27,16 +27,17 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
-import dev.informer.core.InformerDeclaration;
-import dev.informer.core.InformerDefinition;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
-import dev.informer.core.KubernetesErrors;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
-import dev.informer.health.WatchDetails;
-import dev.informer.health.WatchHealth;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.Informer;
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
+import dev.informer.InformerState;
+import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchDetails;
+import dev.informer.watch.WatchHealth;
+import dev.informer.watch.WatchHealthPolicy;
+import dev.informer.watch.WatchRegistry;
+import dev.informer.watch.WatchedInformer;
 
 /**
  * The {@code informers} actuator endpoint: every informer's declaration and the full state of
@@ -47,7 +48,7 @@ import dev.informer.health.WatchHealthPolicy;
  * <li>{@code GET /actuator/informers/{name}}: one informer, 404 when there is none of that
  * name</li>
  * <li>{@code POST /actuator/informers/{name}} with {@code {"action": "relist"}}: start a
- * relist (see {@link ResourceInformer#relist()}) in the background, 202; 409 while a relist
+ * relist (see {@link Informer#relist()}) in the background, 202; 409 while a relist
  * requested here still runs for that informer; 400 for an unknown name or action</li>
  * </ul>
  * The endpoint is read-only unless {@code management.endpoint.informers.access=unrestricted}:
@@ -77,7 +78,7 @@ public class InformersEndpoint {
 
 	private static final Log logger = LogFactory.getLog(InformersEndpoint.class);
 
-	private final InformerRegistry registry;
+	private final WatchRegistry registry;
 
 	private final WatchHealthPolicy policy;
 
@@ -95,7 +96,7 @@ public class InformersEndpoint {
 	 * @param policy the health rules, the ones health uses
 	 * @param clock the clock, the one the informers use
 	 */
-	public InformersEndpoint(InformerRegistry registry, WatchHealthPolicy policy, Clock clock) {
+	public InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock) {
 		this(registry, policy, clock, relistExecutor());
 	}
 
@@ -107,7 +108,7 @@ public class InformersEndpoint {
 	 * @param executor what starts a relist, never on the request's thread: starting one may
 	 * wait for a listener to finish the event it is handling
 	 */
-	public InformersEndpoint(InformerRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor) {
+	public InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor) {
 		this.registry = registry;
 		this.policy = policy;
 		this.clock = clock;
@@ -127,7 +128,7 @@ public class InformersEndpoint {
 	@ReadOperation
 	public InformersDescriptor informers() {
 		Map<String, InformerDescriptor> informers = new LinkedHashMap<>();
-		for (ResourceInformer<?> informer : this.registry.informers()) {
+		for (WatchedInformer<?> informer : this.registry.informers()) {
 			informers.put(informer.getName(), describe(informer));
 		}
 		return new InformersDescriptor(informers);
@@ -160,7 +161,7 @@ public class InformersEndpoint {
 			throw new InvalidEndpointRequestException("Unknown action '" + action + "' for informer '" + name
 					+ "'; actions: " + RELIST, "Unknown action");
 		}
-		ResourceInformer<?> informer = this.registry.informer(name);
+		WatchedInformer<?> informer = this.registry.informer(name);
 		if (!isRunning(informer)) {
 			throw new InvalidEndpointRequestException("Informer '" + name + "' is not running", "Informer not running");
 		}
@@ -181,12 +182,12 @@ public class InformersEndpoint {
 				STATUS_ACCEPTED);
 	}
 
-	private static boolean isRunning(ResourceInformer<?> informer) {
+	private static boolean isRunning(WatchedInformer<?> informer) {
 		return informer.getStartedAt() != null
-				&& informer.getStatuses().stream().noneMatch((status) -> status.getState() == InformerState.STOPPED);
+				&& informer.getWatches().stream().noneMatch((status) -> status.getState() == InformerState.STOPPED);
 	}
 
-	private static void relist(ResourceInformer<?> informer, CompletableFuture<Void> relist) {
+	private static void relist(Informer<?> informer, CompletableFuture<Void> relist) {
 		try {
 			informer.relist().whenComplete((result, ex) -> {
 				if (ex != null) {
@@ -204,7 +205,7 @@ public class InformersEndpoint {
 		}
 	}
 
-	private static void failed(ResourceInformer<?> informer, Throwable ex) {
+	private static void failed(Informer<?> informer, Throwable ex) {
 		Throwable cause = KubernetesErrors.unwrap(ex);
 		if (cause instanceof CancellationException) {
 			// replaced or stopped before it listed: nothing went wrong
@@ -216,11 +217,11 @@ public class InformersEndpoint {
 		}
 	}
 
-	private InformerDescriptor describe(ResourceInformer<?> informer) {
+	private InformerDescriptor describe(WatchedInformer<?> informer) {
 		Instant now = this.clock.instant();
 		List<Map<String, Object>> watches = new ArrayList<>();
 		WatchHealth.Level worst = WatchHealth.Level.UP;
-		for (WatchStatus status : informer.getStatuses()) {
+		for (Watch status : informer.getWatches()) {
 			WatchHealth health = this.policy.evaluate(informer, status, now);
 			Map<String, Object> watch = new LinkedHashMap<>();
 			watch.put("status", health.level().name());

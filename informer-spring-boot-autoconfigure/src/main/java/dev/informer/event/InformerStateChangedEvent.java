@@ -4,7 +4,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
 
-import dev.informer.core.InformerState;
+import dev.informer.InformerState;
 
 /**
  * Published when one watch of an informer (one of its namespaces, or all of it) changes

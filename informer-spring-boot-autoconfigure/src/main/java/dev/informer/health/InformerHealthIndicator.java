@@ -6,23 +6,26 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
+import dev.informer.Informer;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchDetails;
+import dev.informer.watch.WatchHealth;
+import dev.informer.watch.WatchHealthPolicy;
 
 /**
  * The health of one watch of an informer (one of its namespaces, or all of it), judged by a
  * {@link WatchHealthPolicy}, with {@link WatchDetails} as details.
  * <p>
- * Reads the watch's status as the {@link dev.informer.core.WatchMonitor} last sampled it and
+ * Reads the watch's status as the runtime's watch monitor last sampled it and
  * never samples itself: a probe that sampled would sample every namespace of the informer
  * once per namespace indicator, and each of those samples would count in the availability
  * window that judges flapping.
  */
 public class InformerHealthIndicator implements HealthIndicator {
 
-	private final ResourceInformer<?> informer;
+	private final Informer<?> informer;
 
-	private final WatchStatus status;
+	private final Watch status;
 
 	private final WatchHealthPolicy policy;
 
@@ -31,11 +34,11 @@ public class InformerHealthIndicator implements HealthIndicator {
 	/**
 	 * Create an indicator.
 	 * @param informer the informer
-	 * @param status the status of the watch to report
+	 * @param status the watch to report
 	 * @param policy the health rules
 	 * @param clock the clock, the one the informer uses
 	 */
-	public InformerHealthIndicator(ResourceInformer<?> informer, WatchStatus status, WatchHealthPolicy policy,
+	public InformerHealthIndicator(Informer<?> informer, Watch status, WatchHealthPolicy policy,
 			Clock clock) {
 		this.informer = informer;
 		this.status = status;

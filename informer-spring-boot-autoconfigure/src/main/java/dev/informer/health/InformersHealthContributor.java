@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
+import dev.informer.watch.WatchRegistry;
+import dev.informer.watch.WatchedInformer;
 
 /**
  * The health of every informer: one child per informer, named after it. An informer that
@@ -23,12 +24,11 @@ import dev.informer.core.WatchStatus;
  * any other informer is a single indicator.
  * <p>
  * A probe only reads the statuses, in time linear in the number of watches; they are as fresh
- * as the last sample of the {@link dev.informer.core.WatchMonitor} that
- * {@link dev.informer.core.InformerLifecycle} runs.
+ * as the last sample of the runtime's watch monitor.
  */
 public class InformersHealthContributor implements CompositeHealthContributor {
 
-	private final InformerRegistry registry;
+	private final WatchRegistry registry;
 
 	private final WatchHealthPolicy policy;
 
@@ -40,7 +40,7 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 	 * @param policy the health rules
 	 * @param clock the clock, the one the informers use
 	 */
-	public InformersHealthContributor(InformerRegistry registry, WatchHealthPolicy policy, Clock clock) {
+	public InformersHealthContributor(WatchRegistry registry, WatchHealthPolicy policy, Clock clock) {
 		this.registry = registry;
 		this.policy = policy;
 		this.clock = clock;
@@ -58,13 +58,13 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 			.map((informer) -> new Entry(informer.getName(), contributor(informer)));
 	}
 
-	private HealthContributor contributor(ResourceInformer<?> informer) {
-		List<WatchStatus> statuses = informer.getStatuses();
+	private HealthContributor contributor(WatchedInformer<?> informer) {
+		List<Watch> statuses = informer.getWatches();
 		if (informer.getDefinition().getDeclaration().getNamespaces().size() <= 1) {
 			return new InformerHealthIndicator(informer, statuses.get(0), this.policy, this.clock);
 		}
 		Map<String, HealthContributor> namespaces = new LinkedHashMap<>();
-		for (WatchStatus status : statuses) {
+		for (Watch status : statuses) {
 			namespaces.put(String.valueOf(status.getNamespace()),
 					new InformerHealthIndicator(informer, status, this.policy, this.clock));
 		}

@@ -1,7 +1,8 @@
 /**
- * Health of informers: {@link dev.informer.health.InformersHealthContributor} for Spring
- * Boot's health endpoint, and the rules and details behind it, which need no Spring Boot
- * health classes and are shared with the {@code informers} actuator endpoint.
+ * Spring Boot health adapter: {@link dev.informer.health.InformersHealthContributor}, one
+ * {@link dev.informer.health.InformerHealthIndicator} per watch, judged by the
+ * {@link dev.informer.watch.WatchHealthPolicy} and described by
+ * {@link dev.informer.watch.WatchDetails} of the read model.
  */
 @NullMarked
 package dev.informer.health;

@@ -21,17 +21,20 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
-import dev.informer.core.DeliveryObserver;
-import dev.informer.core.EventTypes;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
+import dev.informer.Informer;
+import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.EventType;
+import dev.informer.watch.ListCycle;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchRegistry;
+import dev.informer.watch.WatchedInformer;
 
 /**
  * Micrometer meters of every informer's watches, tagged with {@code informer} and
  * {@code namespace} (the declared namespace, or {@code *} for an informer of all namespaces
  * or of a cluster-scoped kind: Prometheus needs the same tag keys on every meter of a name).
- * Counters and gauges read each {@link WatchStatus}; only listener durations are recorded,
+ * Counters and gauges read each {@link Watch}; only listener durations are recorded,
  * as a {@link DeliveryObserver}.
  * <table>
  * <caption>Meters</caption>
@@ -58,32 +61,31 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	/**
 	 * The relist reasons every watch has a counter for.
 	 */
-	static final List<String> RELIST_REASONS = List.of(WatchStatus.ListCycle.GONE, WatchStatus.ListCycle.ERROR,
-			WatchStatus.ListCycle.MANUAL, WatchStatus.ListCycle.STOPPED, WatchStatus.ListCycle.FLAPPING,
-			WatchStatus.ListCycle.STALLED);
+	static final List<RelistReason> RELIST_REASONS = List.of(RelistReason.GONE, RelistReason.ERROR,
+			RelistReason.MANUAL, RelistReason.STOPPED, RelistReason.FLAPPING, RelistReason.STALLED);
 
-	private final InformerRegistry registry;
+	private final WatchRegistry registry;
 
 	private final Clock clock;
 
-	private final Map<WatchStatus, Map<String, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
+	private final Map<Watch, Map<EventType, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
 
-	private final Set<ResourceInformer<?>> observed = ConcurrentHashMap.newKeySet();
+	private final Set<WatchedInformer<?>> observed = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Create the meters' binder.
 	 * @param registry the informers
 	 * @param clock the clock for "seconds ago" gauges, the one the informers use
 	 */
-	public InformerMetrics(InformerRegistry registry, Clock clock) {
+	public InformerMetrics(WatchRegistry registry, Clock clock) {
 		this.registry = registry;
 		this.clock = clock;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry meters) {
-		for (ResourceInformer<?> informer : this.registry.informers()) {
-			for (WatchStatus status : informer.getStatuses()) {
+		for (WatchedInformer<?> informer : this.registry.informers()) {
+			for (Watch status : informer.getWatches()) {
 				bind(meters, informer, status);
 			}
 			if (this.observed.add(informer)) {
@@ -92,30 +94,30 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 		}
 	}
 
-	private void bind(MeterRegistry meters, ResourceInformer<?> informer, WatchStatus status) {
+	private void bind(MeterRegistry meters, WatchedInformer<?> informer, Watch status) {
 		Tags tags = tags(informer, status);
-		for (String type : EventTypes.ALL) {
+		for (EventType type : EventType.values()) {
 			FunctionCounter.builder("informer.events", status, (watch) -> watch.getEventCount(type))
 				.description("Events delivered to listeners")
 				.baseUnit("events")
 				.tags(tags)
-				.tag("type", type)
+				.tag("type", type.tagValue())
 				.register(meters);
 			Timer timer = Timer.builder("informer.listener.duration")
 				.description("Time listeners took for one event, together")
 				.tags(tags)
-				.tag("type", type)
+				.tag("type", type.tagValue())
 				.register(meters);
 			this.listenerTimers.computeIfAbsent(status, (key) -> new ConcurrentHashMap<>())
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
-		Gauge.builder("informer.cache.size", informer, (watched) -> watched.getCacheSize(status))
+		Gauge.builder("informer.cache.size", status, Watch::getCacheSize)
 			.description("Objects in the cache")
 			.baseUnit("objects")
 			.tags(tags)
 			.register(meters);
-		Gauge.builder("informer.watching", informer, (watched) -> watched.isWatching(status) ? 1 : 0)
+		Gauge.builder("informer.watching", status, (watch) -> watch.isOpen() ? 1 : 0)
 			.description("Whether the watch is open (1) or not (0)")
 			.tags(tags)
 			.register(meters);
@@ -123,19 +125,19 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 			.description("Whether the initial list has been delivered (1) or not (0)")
 			.tags(tags)
 			.register(meters);
-		FunctionCounter.builder("informer.watch.reconnects", status, WatchStatus::getReconnects)
+		FunctionCounter.builder("informer.watch.reconnects", status, Watch::getReconnects)
 			.description("Watches lost and resumed after the sync")
 			.tags(tags)
 			.register(meters);
-		for (String reason : RELIST_REASONS) {
+		for (RelistReason reason : RELIST_REASONS) {
 			FunctionCounter.builder("informer.relists", status, (watch) -> watch.getRelistCount(reason))
 				.description("Lists after the initial one")
 				.tags(tags)
-				.tag("reason", reason)
+				.tag("reason", reason.tagValue())
 				.register(meters);
 		}
 		FunctionTimer
-			.builder("informer.list.duration", status, WatchStatus::getListCount,
+			.builder("informer.list.duration", status, Watch::getListCount,
 					(watch) -> watch.getListTotalTime().toNanos(), TimeUnit.NANOSECONDS)
 			.description("Time to list, initial list and relists")
 			.tags(tags)
@@ -146,7 +148,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 			.tags(tags)
 			.register(meters);
 		FunctionTimer
-			.builder("informer.resync.duration", status, WatchStatus::getResyncCount,
+			.builder("informer.resync.duration", status, Watch::getResyncCount,
 					(watch) -> watch.getResyncTotalTime().toNanos(), TimeUnit.NANOSECONDS)
 			.description("Time from the first to the last event of each resync cycle")
 			.tags(tags)
@@ -162,16 +164,15 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 			.tags(tags)
 			.register(meters);
 		Gauge
-			.builder("informer.resource.version", informer,
-					(watched) -> numeric(watched.getLastResourceVersion(status)))
+			.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
 			.description("Last resourceVersion seen, when numeric")
 			.tags(tags)
 			.register(meters);
-		FunctionCounter.builder("informer.listener.errors", status, WatchStatus::getListenerFailures)
+		FunctionCounter.builder("informer.listener.errors", status, Watch::getListenerFailures)
 			.description("Listener invocations that threw")
 			.tags(tags)
 			.register(meters);
-		Gauge.builder("informer.backlog", informer, (watched) -> watched.getBacklog(status))
+		Gauge.builder("informer.backlog", status, Watch::getBacklog)
 			.description("Changes cached but not yet delivered to listeners")
 			.baseUnit("events")
 			.tags(tags)
@@ -179,9 +180,9 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	}
 
 	@Override
-	public void delivered(ResourceInformer<?> informer, WatchStatus watch, String type, Duration duration,
+	public void delivered(WatchedInformer<?> informer, Watch watch, EventType type, Duration duration,
 			int failedListeners) {
-		Map<String, List<Timer>> byType = this.listenerTimers.get(watch);
+		Map<EventType, List<Timer>> byType = this.listenerTimers.get(watch);
 		List<Timer> timers = (byType != null) ? byType.get(type) : null;
 		if (timers != null) {
 			for (Timer timer : timers) {
@@ -193,10 +194,10 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	/**
 	 * Return the tags of one watch.
 	 * @param informer the informer
-	 * @param status the status of one of its watches
+	 * @param status one of its watches
 	 * @return the {@code informer} and {@code namespace} tags
 	 */
-	static Tags tags(ResourceInformer<?> informer, WatchStatus status) {
+	static Tags tags(Informer<?> informer, Watch status) {
 		String namespace = status.getNamespace();
 		return Tags.of("informer", informer.getName(), "namespace", (namespace != null) ? namespace : "*");
 	}
@@ -209,8 +210,8 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 		return Duration.between(instant, this.clock.instant()).toMillis() / 1000.0;
 	}
 
-	private static double lastListItems(WatchStatus status) {
-		WatchStatus.ListCycle list = status.getLastList();
+	private static double lastListItems(Watch status) {
+		ListCycle list = status.getLastList();
 		return (list != null) ? list.items() : Double.NaN;
 	}
 

@@ -23,12 +23,13 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.core.InformerCustomizer;
-import dev.informer.core.InformerLifecycle;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerStartupException;
-import dev.informer.core.InvalidInformerDeclarationException;
-import dev.informer.core.ResourceInformer;
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerRegistry;
+import dev.informer.InformerStartupException;
+import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -70,7 +71,7 @@ class InformerAutoConfigurationTests {
 					(definition) -> definition.setDestroyMethodName(""))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(InformerRegistry.class).names()).isEmpty();
+				assertThat(context.getBean(DefaultInformerRegistry.class).names()).isEmpty();
 			});
 	}
 
@@ -88,14 +89,14 @@ class InformerAutoConfigurationTests {
 					"informer.resources.off.api-version=v1", "informer.resources.off.kind=Secret",
 					"informer.resources.off.enabled=false")
 			.run((context) -> {
-				InformerRegistry registry = context.getBean(InformerRegistry.class);
+				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 				assertThat(registry.names()).containsExactly("configmaps", "nodes");
 				ResourceInformer<?> configMaps = registry.informer("configmaps");
 				assertThat(configMaps.getDefinition().getResourceClass()).isEqualTo(ConfigMap.class);
 				assertThat(configMaps.getDefinition().getPlural()).isEqualTo("configmaps");
 				assertThat(configMaps.getDefinition().getDeclaration().getResyncPeriod()).hasMinutes(5);
 				assertThat(configMaps.getDefinition().getDeclaration().getListPageSize()).isEqualTo(500);
-				assertThat(configMaps.getStatuses()).extracting((status) -> status.getNamespace())
+				assertThat(configMaps.getWatches()).extracting((status) -> status.getNamespace())
 					.containsExactly("bind-a", "bind-b");
 				ResourceInformer<?> nodes = registry.informer("nodes");
 				assertThat(nodes.getDefinition().isNamespaced()).isFalse();
@@ -126,7 +127,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenTheApplicationDefinesItsOwnRegistry() {
-		InformerRegistry own = new InformerRegistry(List.of());
+		InformerRegistry own = new DefaultInformerRegistry(List.of());
 		this.runner.withBean(InformerRegistry.class, () -> own)
 			.withPropertyValues(configMap("backoff"))
 			.run((context) -> assertThat(context.getBean(InformerRegistry.class)).isSameAs(own));
@@ -146,7 +147,7 @@ class InformerAutoConfigurationTests {
 				.addTransform((cm) -> cm.getMetadata().setLabels(Map.of("transformed", spec.getName()))))
 			.withPropertyValues(configMap("customized"))
 			.run((context) -> {
-				ConfigMap cached = context.getBean(InformerRegistry.class)
+				ConfigMap cached = context.getBean(DefaultInformerRegistry.class)
 					.cache("configmaps", ConfigMap.class)
 					.get("customized", "cm")
 					.orElseThrow();

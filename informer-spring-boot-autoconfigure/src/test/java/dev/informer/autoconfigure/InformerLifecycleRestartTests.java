@@ -12,10 +12,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
+import dev.informer.InformerState;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -50,9 +50,9 @@ class InformerLifecycleRestartTests {
 			ConfigurableApplicationContext application = context
 				.getSourceApplicationContext(ConfigurableApplicationContext.class);
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			InformerRegistry registry = context.getBean(InformerRegistry.class);
+			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 			application.stop();
-			assertThat(registry.informer("configmaps").getStatuses().get(0).getState())
+			assertThat(registry.informer("configmaps").getWatches().get(0).getState())
 				.isEqualTo(InformerState.STOPPED);
 			create("while-stopped");
 			listener.clear();
@@ -63,7 +63,7 @@ class InformerLifecycleRestartTests {
 				.untilAsserted(() -> assertThat(listener.events(ResourceAddedEvent.class))
 					.extracting((event) -> event.getName())
 					.contains("while-stopped", "after"));
-			assertThat(registry.informer("configmaps").getStatuses().get(0).getState())
+			assertThat(registry.informer("configmaps").getWatches().get(0).getState())
 				.isEqualTo(InformerState.WATCHING);
 			assertThat(registry.cache("configmaps", ConfigMap.class).size()).isEqualTo(3);
 		});

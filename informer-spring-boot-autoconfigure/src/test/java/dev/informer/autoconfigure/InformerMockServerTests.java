@@ -23,13 +23,13 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.annotation.Order;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceCache;
+import dev.informer.ResourceCache;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.Gadget;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
@@ -163,7 +163,7 @@ class InformerMockServerTests {
 				GenericKubernetesResource widget = listener.widgets.get(0);
 				assertThat(widget.getMetadata().getName()).isEqualTo("w1");
 				assertThat(widget.<String>get("spec", "color")).isEqualTo("blue");
-				assertThat(context.getBean(InformerRegistry.class)
+				assertThat(context.getBean(DefaultInformerRegistry.class)
 					.cache("widgets", GenericKubernetesResource.class)
 					.get("generic", "w1")).isPresent();
 			});
@@ -196,7 +196,7 @@ class InformerMockServerTests {
 			client.configMaps().resource(TestResources.configMap("ns-c", "ignored", "x")).create();
 			client.configMaps().resource(TestResources.configMap("ns-b", "after", "x")).create();
 			await().until(() -> listener.events(ResourceAddedEvent.class).size() == 2);
-			ResourceCache<ConfigMap> cache = context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class);
+			ResourceCache<ConfigMap> cache = context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class);
 			assertThat(cache.size()).isEqualTo(2);
 			assertThat(cache.list("ns-a")).extracting((cm) -> cm.getMetadata().getName()).containsExactly("before");
 			assertThat(cache.list("ns-b")).extracting((cm) -> cm.getMetadata().getName()).containsExactly("after");
@@ -233,8 +233,8 @@ class InformerMockServerTests {
 			client.configMaps().resource(TestResources.configMap("throwing", "second", "x")).create();
 			await().until(() -> listener.events(ResourceAddedEvent.class).size() == 2);
 			assertThat(context.getBean(ThrowingListener.class).calls).hasSize(2);
-			InformerRegistry registry = context.getBean(InformerRegistry.class);
-			assertThat(registry.informer("configmaps").getStatuses().get(0).getListenerFailures()).isEqualTo(2);
+			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
+			assertThat(registry.informer("configmaps").getWatches().get(0).getListenerFailures()).isEqualTo(2);
 		});
 	}
 
@@ -247,7 +247,7 @@ class InformerMockServerTests {
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				client.configMaps().resource(TestResources.configMap("lambda", "cm", "x")).create();
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() == 1);
-				assertThat(context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0)
+				assertThat(context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0)
 					.getListenerFailures()).isZero();
 			});
 		assertThat(closed).hasSize(1);
@@ -275,7 +275,7 @@ class InformerMockServerTests {
 	@Test
 	void cacheAccessRejectsWrongNamesAndTypesListingWhatExists() {
 		this.runner.withPropertyValues(configMaps("cache")).run((context) -> {
-			InformerRegistry registry = context.getBean(InformerRegistry.class);
+			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 			assertThat(registry.names()).containsExactly("configmaps");
 			assertThatIllegalArgumentException().isThrownBy(() -> registry.cache("configmaps", Secret.class))
 				.withMessageContaining("holds io.fabric8.kubernetes.api.model.ConfigMap")

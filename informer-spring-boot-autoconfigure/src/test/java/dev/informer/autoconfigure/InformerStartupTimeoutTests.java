@@ -10,7 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +62,7 @@ class InformerStartupTimeoutTests {
 	void startupContinuesWhenTimeoutsAreTolerated() {
 		this.runner.withPropertyValues("informer.startup.fail-on-timeout=false").run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(InformerRegistry.class).informer("configmaps").isSynced()).isFalse();
+			assertThat(context.getBean(DefaultInformerRegistry.class).informer("configmaps").isSynced()).isFalse();
 		});
 	}
 

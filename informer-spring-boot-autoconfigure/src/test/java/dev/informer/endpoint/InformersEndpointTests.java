@@ -8,12 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.TestWatches;
-import dev.informer.core.WatchStatus;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TestWatches;
 import dev.informer.test.MutableClock;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -27,13 +27,13 @@ class InformersEndpointTests {
 
 	private final ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a", "team-b");
 
-	private final InformersEndpoint endpoint = new InformersEndpoint(new InformerRegistry(List.of(this.informer)),
+	private final InformersEndpoint endpoint = new InformersEndpoint(new DefaultInformerRegistry(List.of(this.informer)),
 			new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock);
 
 	@Test
 	void anInformerIsAsHealthyAsItsWorstWatch() {
-		WatchStatus teamA = this.informer.getStatuses().get(0);
-		WatchStatus teamB = this.informer.getStatuses().get(1);
+		Watch teamA = this.informer.getWatches().get(0);
+		Watch teamB = this.informer.getWatches().get(1);
 		TestWatches.sync(teamA, 1);
 		TestWatches.watching(teamA, true);
 		TestWatches.sync(teamB, 2);

@@ -15,13 +15,14 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.informer.core.EventTypes;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.TestWatches;
-import dev.informer.core.WatchStatus;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TestWatches;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.MutableClock;
+import dev.informer.watch.EventType;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -38,10 +39,10 @@ class InformersHealthContributorTests {
 	@Test
 	void syncedAndWatchingIsUpWithDetailsButNoResourceData() {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a");
-		WatchStatus status = informer.getStatuses().get(0);
+		Watch status = informer.getWatches().get(0);
 		TestWatches.sync(status, 3);
 		TestWatches.watching(status, true);
-		TestWatches.delivered(status, EventTypes.ADDED, 0);
+		TestWatches.delivered(status, EventType.ADDED, 0);
 		Health health = health(contributor(informer), "configmaps");
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("state", "WATCHING")
@@ -64,7 +65,7 @@ class InformersHealthContributorTests {
 	@Test
 	void aWatchLostForNoLongerThanTheGraceIsUpAndLongerIsDown() {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a");
-		WatchStatus status = informer.getStatuses().get(0);
+		Watch status = informer.getWatches().get(0);
 		TestWatches.sync(status, 0);
 		TestWatches.watching(status, true);
 		this.clock.advance(Duration.ofMinutes(7));
@@ -89,7 +90,7 @@ class InformersHealthContributorTests {
 	@Test
 	void forbiddenWhileNotWatchingIsTheReason() {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a");
-		WatchStatus status = informer.getStatuses().get(0);
+		Watch status = informer.getWatches().get(0);
 		TestWatches.sync(status, 0);
 		TestWatches.watching(status, true);
 		TestWatches.error(status, TestWatches.forbidden());
@@ -113,7 +114,7 @@ class InformersHealthContributorTests {
 	@Test
 	void aFailedInformerIsDown() {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a");
-		WatchStatus status = informer.getStatuses().get(0);
+		Watch status = informer.getWatches().get(0);
 		TestWatches.sync(status, 0);
 		TestWatches.fail(status, TestWatches.serverError());
 		Health health = health(contributor(informer), "configmaps");
@@ -126,12 +127,12 @@ class InformersHealthContributorTests {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a", "team-b");
 		ResourceInformer<ConfigMap> all = TestWatches.configMaps(this.clock);
 		InformersHealthContributor contributor = new InformersHealthContributor(
-				new InformerRegistry(List.of(informer)), this.policy, this.clock);
+				new DefaultInformerRegistry(List.of(informer)), this.policy, this.clock);
 		HealthContributor child = contributor.getContributor("configmaps");
 		assertThat(child).isInstanceOf(CompositeHealthContributor.class);
 		CompositeHealthContributor namespaces = (CompositeHealthContributor) child;
 		assertThat(namespaces.stream().map(CompositeHealthContributor.Entry::name)).containsExactly("team-a", "team-b");
-		WatchStatus teamB = informer.getStatuses().get(1);
+		Watch teamB = informer.getWatches().get(1);
 		TestWatches.sync(teamB, 0);
 		TestWatches.watching(teamB, true);
 		assertThat(((HealthIndicator) namespaces.getContributor("team-b")).health().getStatus()).isEqualTo(Status.UP);
@@ -156,7 +157,7 @@ class InformersHealthContributorTests {
 				.andReturn(403, new StatusBuilder().withCode(403).withReason("Forbidden").withMessage("denied").build())
 				.always();
 			informer.start(mock.client(), List.of());
-			WatchStatus status = informer.getStatuses().get(0);
+			Watch status = informer.getWatches().get(0);
 			await().until(() -> status.getLastError() != null);
 			Health starting = health(contributor, "configmaps");
 			assertThat(starting.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
@@ -171,7 +172,7 @@ class InformersHealthContributorTests {
 	}
 
 	private InformersHealthContributor contributor(ResourceInformer<?> informer) {
-		return new InformersHealthContributor(new InformerRegistry(List.of(informer)), this.policy, this.clock);
+		return new InformersHealthContributor(new DefaultInformerRegistry(List.of(informer)), this.policy, this.clock);
 	}
 
 	private static Health health(InformersHealthContributor contributor, String name) {

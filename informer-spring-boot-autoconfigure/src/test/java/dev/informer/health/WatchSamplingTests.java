@@ -15,14 +15,15 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.RecoveryOptions;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.TestWatches;
-import dev.informer.core.WatchMonitor;
-import dev.informer.core.WatchStatus;
 import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.RecoveryOptions;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TestWatches;
+import dev.informer.runtime.WatchMonitor;
 import dev.informer.test.MockApiServer;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,7 +47,7 @@ class WatchSamplingTests {
 	private final ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock,
 			IntStream.range(0, NAMESPACES).mapToObj((i) -> "ns-" + i).toArray(String[]::new));
 
-	private final InformerRegistry registry = new InformerRegistry(List.of(this.informer));
+	private final DefaultInformerRegistry registry = new DefaultInformerRegistry(List.of(this.informer));
 
 	private final WatchHealthPolicy policy = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 
@@ -76,8 +77,8 @@ class WatchSamplingTests {
 		for (int probe = 0; probe < probes; probe++) {
 			assertThat(probe(namespaces)).allMatch((health) -> health.getStatus() == Status.UP);
 		}
-		assertThat(this.informer.getStatuses()).filteredOn((status) -> status.getWatchAvailability() >= 0)
-			.extracting(WatchStatus::getNamespace)
+		assertThat(this.informer.getWatches()).filteredOn((status) -> status.getWatchAvailability() >= 0)
+			.extracting(Watch::getNamespace)
 			.as("namespaces with a full availability window after %d probes", probes)
 			.isEmpty();
 		assertThat(sampledNamespaces()).as("namespaces sampled by %d probes", probes).isEmpty();
@@ -101,10 +102,10 @@ class WatchSamplingTests {
 
 	// a sample is the only way a status learns that the watch opened after the list
 	private List<String> sampledNamespaces() {
-		return this.informer.getStatuses()
+		return this.informer.getWatches()
 			.stream()
-			.filter(WatchStatus::isWatching)
-			.map(WatchStatus::getNamespace)
+			.filter(Watch::isWatching)
+			.map(Watch::getNamespace)
 			.toList();
 	}
 

@@ -18,12 +18,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.it.RealApiServer.ApiRequest;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -74,10 +74,10 @@ class InformerBookmarkIT {
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
-				await().until(() -> informer.isWatching(status));
-				long listed = version(informer.getLastResourceVersion(status));
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
+				await().until(() -> status.isOpen());
+				long listed = version(status.getLastResourceVersion());
 				ApiRequest watch = await().until(() -> server.requests("watch", "configmaps", NAMESPACE),
 						(requests) -> !requests.isEmpty())
 					.get(0);
@@ -94,7 +94,7 @@ class InformerBookmarkIT {
 				// usually later than this change; one sent before it would not reach it
 				await().atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(500))
-					.until(() -> version(informer.getLastResourceVersion(status)) >= elsewhere);
+					.until(() -> version(status.getLastResourceVersion()) >= elsewhere);
 				assertThat(listener.resourceEvents()).isEmpty();
 				assertThat(status.getLastEventAt()).isNull();
 				// progress that health can see, without any event
@@ -102,12 +102,12 @@ class InformerBookmarkIT {
 
 				proxy.cut();
 				// nothing reaches the informer now: this is the version it resumes from
-				String bookmarked = informer.getLastResourceVersion(status);
+				String bookmarked = status.getLastResourceVersion();
 				proxy.restore();
 				List<ApiRequest> watches = await().atMost(Duration.ofSeconds(60))
 					.until(() -> server.requests("watch", "configmaps", NAMESPACE), (requests) -> requests.size() >= 2);
 				assertThat(watches.get(1).parameter("resourceVersion")).isEqualTo(bookmarked);
-				await().until(() -> informer.isWatching(status));
+				await().until(() -> status.isOpen());
 				assertThat(server.requests("list", "configmaps", NAMESPACE)).hasSize(1);
 				assertThat(status.getRelistCount()).isZero();
 				assertThat(listener.resourceEvents()).isEmpty();

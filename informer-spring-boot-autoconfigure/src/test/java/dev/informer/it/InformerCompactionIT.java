@@ -19,15 +19,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.RelistReason;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -79,12 +79,12 @@ class InformerCompactionIT {
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				dev.informer.watch.Watch status = informer.getWatches().get(0);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
-				await().until(() -> informer.isWatching(status));
-				String listed = informer.getLastResourceVersion(status);
+				await().until(() -> status.isOpen());
+				String listed = status.getLastResourceVersion();
 				// fabric8 treats a watch that ends within 2 s of opening without having received a
 				// message as 410 Gone and relists at once, without trying to resume; one event
 				// through this watch first makes the cut a plain connection loss, so that the
@@ -110,7 +110,7 @@ class InformerCompactionIT {
 				proxy.restore();
 
 				await().atMost(Duration.ofSeconds(60))
-					.until(() -> status.getRelistCount() > 0 && informer.isWatching(status));
+					.until(() -> status.getRelistCount() > 0 && status.isOpen());
 				// one informer's notifications are delivered in order: once this one arrives,
 				// everything the relist queued has been delivered
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "sentinel", "1")).create();
@@ -131,8 +131,8 @@ class InformerCompactionIT {
 				ResourceDeletedEvent<?> deleted = listener.events(ResourceDeletedEvent.class).get(0);
 				assertThat(deleted.isFinalStateUnknown()).isTrue();
 				assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value", "1");
-				assertThat(status.getRelists()).containsExactly(entry(WatchStatus.ListCycle.GONE, 1L));
-				assertThat(status.getLastList().trigger()).isEqualTo(WatchStatus.ListCycle.GONE);
+				assertThat(status.getRelists()).containsExactly(entry(RelistReason.GONE.tagValue(), 1L));
+				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 
 				// as the server saw it: a watch from the listed version, resumed after the cut from
 				// the last event's version (answered 410), a second list, and a watch from that
@@ -146,7 +146,7 @@ class InformerCompactionIT {
 				assertThat(watchedFrom.get(1)).isEqualTo(resumeFrom);
 				assertThat(watchedFrom.get(2)).isNotIn(listed, resumeFrom);
 				assertThat(server.requests("list", "configmaps", NAMESPACE)).hasSize(2);
-				assertThat(context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class).list())
+				assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).list())
 					.extracting((cm) -> cm.getMetadata().getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "warm", "born", "sentinel");
 			});

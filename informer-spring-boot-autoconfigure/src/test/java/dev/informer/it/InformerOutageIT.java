@@ -16,14 +16,14 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.ResourceEvent;
-import dev.informer.health.WatchHealth;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealth;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -66,8 +66,8 @@ class InformerOutageIT {
 					.build()) {
 			runner(proxied, "it-outage").run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				await().until(() -> status.isWatching());
 				listener.clear();
 				proxy.cut();
@@ -100,8 +100,8 @@ class InformerOutageIT {
 					.build()) {
 			runner(client, "it-revoke").run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				await().until(() -> status.isWatching());
 				List<ResourceEvent<?>> before = new ArrayList<>(listener.resourceEvents());
 				admin.rbac().roleBindings().inNamespace("it-revoke").withName("carol-configmap-reader").delete();

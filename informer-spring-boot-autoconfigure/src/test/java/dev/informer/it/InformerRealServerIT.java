@@ -17,16 +17,16 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.Gadget;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -90,7 +90,7 @@ class InformerRealServerIT {
 			assertThat(((ConfigMap) updated.getOldResource()).getData()).containsEntry("value", "1");
 			assertThat(((ConfigMap) updated.getResource()).getData()).containsEntry("value", "2");
 			assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch((event) -> event.isFinalStateUnknown());
-			assertThat(context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isZero();
+			assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isZero();
 		});
 	}
 
@@ -179,8 +179,8 @@ class InformerRealServerIT {
 				.withPropertyValues("informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
 				.run((context) -> {
 					RecordingListener listener = context.getBean(RecordingListener.class);
-					WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
-					await().until(() -> context.getBean(InformerRegistry.class).informer("configmaps").isWatching());
+					Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+					await().until(() -> context.getBean(DefaultInformerRegistry.class).informer("configmaps").isWatching());
 					// fabric8 treats a watch that ends within 2 s of opening without having received a
 					// message as 410 Gone and relists (its workaround for proxies that close instead
 					// of answering 410); one event through this watch first makes the cut a plain
@@ -223,7 +223,7 @@ class InformerRealServerIT {
 						"informer.startup.wait-for-sync=false")
 				.run((context) -> {
 					RecordingListener listener = context.getBean(RecordingListener.class);
-					WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+					Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> status.getLastError() != null && status.getLastError().httpCode() == 403);
 					assertThat(status.getLastError().reason()).isEqualTo("Forbidden");

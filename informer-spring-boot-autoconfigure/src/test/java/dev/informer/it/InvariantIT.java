@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
@@ -51,7 +51,7 @@ class InvariantIT {
 					.run((context) -> {
 						System.out.println("InvariantIT: " + RERUN);
 						InvariantListener listener = context.getBean(InvariantListener.class);
-						InformerRegistry registry = context.getBean(InformerRegistry.class);
+						DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 						RandomChanges changes = new RandomChanges(admin, "it-invariant", SEED, 30);
 						changes.run(800, 60, (dice) -> {
 							if (dice < 50) {

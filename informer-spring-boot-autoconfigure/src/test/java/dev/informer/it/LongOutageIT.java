@@ -20,12 +20,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -83,13 +84,13 @@ class LongOutageIT {
 		try (KubernetesClient informerClient = server.adminClient()) {
 			runner(informerClient).run((context) -> {
 				InvariantListener listener = context.getBean(InvariantListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				// listing 10,000 objects to compare is costly: wait until they have arrived first
 				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
 						Duration.ofSeconds(60));
-				await().atMost(Duration.ofSeconds(60)).until(() -> informer.isWatching(status));
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
 				long listMillis = status.getLastList().duration().toMillis();
 
 				long killedAt = System.nanoTime();
@@ -97,10 +98,10 @@ class LongOutageIT {
 				// the outage lasts longer than replace-stalled-after; the watch is lost meanwhile
 				await().pollDelay(OUTAGE)
 					.atMost(OUTAGE.plusSeconds(60))
-					.until(() -> !informer.isWatching(status));
+					.until(() -> !status.isOpen());
 				server.restartApiServer();
 				long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-				long stalledAtRestart = status.getRelistCount(WatchStatus.ListCycle.STALLED);
+				long stalledAtRestart = status.getRelistCount(RelistReason.STALLED);
 				System.out.printf("LongOutageIT: list of %d objects took %d ms; outage %d ms; "
 						+ "stalled replacements during the outage: %d%n", OBJECTS, listMillis, outageMillis,
 						stalledAtRestart);
@@ -113,14 +114,14 @@ class LongOutageIT {
 								+ status.getState() + " (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(informer.isWatching(status))
+					.untilAsserted(() -> assertThat(status.isOpen())
 						.as(() -> "the informer watches again (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				// recovered for good: it keeps watching for longer than replace-stalled-after
 				await().during(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> informer.isWatching(status));
-				assertThat(status.getRelistCount(WatchStatus.ListCycle.STALLED) - stalledAtRestart)
+					.until(() -> status.isOpen());
+				assertThat(status.getRelistCount(RelistReason.STALLED) - stalledAtRestart)
 					.as(() -> "stalled replacements after the restart (" + describe(status, stalledAtRestart) + ")")
 					.isLessThanOrEqualTo(2);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "after the restart",
@@ -129,9 +130,9 @@ class LongOutageIT {
 		}
 	}
 
-	private static String describe(WatchStatus status, long stalledAtRestart) {
+	private static String describe(Watch status, long stalledAtRestart) {
 		return "stalled replacements since the restart: "
-				+ (status.getRelistCount(WatchStatus.ListCycle.STALLED) - stalledAtRestart) + ", relists "
+				+ (status.getRelistCount(RelistReason.STALLED) - stalledAtRestart) + ", relists "
 				+ status.getRelists() + ", last list " + status.getLastList() + ", last error "
 				+ status.getLastError();
 	}

@@ -9,7 +9,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
@@ -50,7 +50,7 @@ class RelistBacklogIT {
 				.run((context) -> {
 					System.out.println("RelistBacklogIT: " + RERUN);
 					InvariantListener listener = context.getBean(InvariantListener.class);
-					InformerRegistry registry = context.getBean(InformerRegistry.class);
+					DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 					for (int burst = 0; burst < 5; burst++) {
 						changes.burst(30);
 						registry.informer("configmaps").relist();

@@ -36,17 +36,17 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerState;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
-import dev.informer.core.RecoveryOptions;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchMonitor;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.RecoveryOptions;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.WatchMonitor;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -156,19 +156,19 @@ class ScaleIT {
 			.run((context) -> {
 				Duration startup = Duration.ofNanos(System.nanoTime() - started);
 				assertThat(context).hasNotFailed();
-				InformerRegistry registry = context.getBean(InformerRegistry.class);
-				List<WatchStatus> statuses = registry.informers()
+				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
+				List<Watch> statuses = registry.informers()
 					.stream()
-					.flatMap((informer) -> informer.getStatuses().stream())
+					.flatMap((informer) -> informer.getWatches().stream())
 					.toList();
 				assertThat(statuses).hasSize(KINDS.size() * NAMESPACES);
 				assertThat(registry.informers()).allMatch(ResourceInformer::isSynced);
 				CompositeHealthContributor health = context.getBean(InformersHealthContributor.class);
 				String probeSamples = assertProbesTakeNoSample(health, statuses, started);
 				// the monitor's samples: every watch seen open
-				await().atMost(Duration.ofSeconds(30)).until(() -> statuses.stream().allMatch(WatchStatus::isWatching));
+				await().atMost(Duration.ofSeconds(30)).until(() -> statuses.stream().allMatch(Watch::isWatching));
 				Duration watching = Duration.ofNanos(System.nanoTime() - started);
-				assertThat(statuses).extracting(WatchStatus::getState).containsOnly(InformerState.WATCHING);
+				assertThat(statuses).extracting(Watch::getState).containsOnly(InformerState.WATCHING);
 				List<Duration> latencies = new ArrayList<>();
 				for (int i = 0; i < HEALTH_CALLS; i++) {
 					long before = System.nanoTime();
@@ -214,7 +214,7 @@ class ScaleIT {
 	 * none is full. Only the monitor fills them, one sample per period, which takes a whole
 	 * window from the start of the context: the check is only conclusive before that.
 	 */
-	private static String assertProbesTakeNoSample(CompositeHealthContributor health, List<WatchStatus> statuses,
+	private static String assertProbesTakeNoSample(CompositeHealthContributor health, List<Watch> statuses,
 			long startedNanos) {
 		int probes = samplesPerWindow() / NAMESPACES + 1;
 		for (int i = 0; i < probes; i++) {
@@ -223,7 +223,7 @@ class ScaleIT {
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - startedNanos);
 		if (elapsed.compareTo(RecoveryOptions.DEFAULT.availabilityWindow()) < 0) {
 			assertThat(statuses).filteredOn((status) -> status.getWatchAvailability() >= 0)
-				.extracting(WatchStatus::getNamespace)
+				.extracting(Watch::getNamespace)
 				.as("watches with a full availability window after %d probes", probes)
 				.isEmpty();
 			return "0 (" + probes + " probes of " + statuses.size() + " watches filled no availability window of "

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InvalidInformerDeclarationException;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;

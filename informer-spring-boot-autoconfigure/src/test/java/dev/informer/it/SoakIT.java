@@ -24,11 +24,10 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.InformerState;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
@@ -94,8 +93,8 @@ class SoakIT {
 					.build()) {
 			runner(informerClient).run((context) -> {
 				InvariantListener listener = context.getBean(InvariantListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				dev.informer.watch.Watch status = informer.getWatches().get(0);
 				RandomChanges changes = new RandomChanges(admin, NAMESPACE, SEED, OBJECTS);
 
 				// phase 1: changes with drops and relists; then the baseline of the leak checks
@@ -124,10 +123,10 @@ class SoakIT {
 
 				// phase 3: a compaction while disconnected: the watch cannot resume (410 Gone, or a
 				// replacement if the cut outlasts replace-stalled-after); either way a relist
-				await().atMost(Duration.ofSeconds(60)).until(() -> informer.isWatching(status));
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
 				long relists = status.getRelistCount();
 				proxy.cut();
-				String resumeFrom = informer.getLastResourceVersion(status);
+				String resumeFrom = status.getLastResourceVersion();
 				changes.run(30, 0, (dice) -> {
 				});
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -151,7 +150,7 @@ class SoakIT {
 				server.killApiServer();
 				await().pollDelay(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> !informer.isWatching(status));
+					.until(() -> !status.isOpen());
 				server.restartApiServer();
 				changes.run(CHANGES_PER_PHASE, 50, (dice) -> informer.relist());
 
@@ -209,7 +208,7 @@ class SoakIT {
 		});
 	}
 
-	private static void progress(String phase, WatchStatus status) {
+	private static void progress(String phase, dev.informer.watch.Watch status) {
 		System.out.printf("SoakIT: %s done; relists %s; state %s%n", phase, status.getRelists(), status.getState());
 	}
 

@@ -10,13 +10,14 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import dev.informer.core.EventTypes;
-import dev.informer.core.InformerEventPublisher;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.TestWatches;
-import dev.informer.core.WatchStatus;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TestWatches;
 import dev.informer.test.MutableClock;
+import dev.informer.watch.EventType;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +33,7 @@ class InformerMetricsTests {
 	private final ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock,
 			new InformerEventPublisher(), Duration.ofMinutes(5), "team-a", "team-b");
 
-	private final WatchStatus teamA = this.informer.getStatuses().get(0);
+	private final Watch teamA = this.informer.getWatches().get(0);
 
 	@Test
 	void everyWatchHasItsMetersTaggedWithInformerAndNamespace() {
@@ -53,7 +54,7 @@ class InformerMetricsTests {
 	@Test
 	void anInformerOfAllNamespacesIsTaggedWithAStar() {
 		ResourceInformer<ConfigMap> all = TestWatches.configMaps(this.clock);
-		new InformerMetrics(new InformerRegistry(List.of(all)), this.clock).bindTo(this.meters);
+		new InformerMetrics(new DefaultInformerRegistry(List.of(all)), this.clock).bindTo(this.meters);
 		assertThat(this.meters.get("informer.synced").gauge().getId().getTag("namespace")).isEqualTo("*");
 	}
 
@@ -61,12 +62,12 @@ class InformerMetricsTests {
 	void countersFollowTheStatus() {
 		bind();
 		TestWatches.sync(this.teamA, 5);
-		TestWatches.delivered(this.teamA, EventTypes.ADDED, 0);
-		TestWatches.delivered(this.teamA, EventTypes.ADDED, 2);
-		TestWatches.delivered(this.teamA, EventTypes.DELETED, 0);
+		TestWatches.delivered(this.teamA, EventType.ADDED, 0);
+		TestWatches.delivered(this.teamA, EventType.ADDED, 2);
+		TestWatches.delivered(this.teamA, EventType.DELETED, 0);
 		TestWatches.watching(this.teamA, true);
 		TestWatches.watching(this.teamA, false);
-		TestWatches.relist(this.teamA, WatchStatus.ListCycle.MANUAL, 4);
+		TestWatches.relist(this.teamA, RelistReason.MANUAL, 4);
 		assertThat(counter("informer.events", "type", "added")).isEqualTo(2);
 		assertThat(counter("informer.events", "type", "deleted")).isEqualTo(1);
 		assertThat(counter("informer.events", "type", "resync")).isZero();
@@ -88,9 +89,9 @@ class InformerMetricsTests {
 		assertThat(gauge("informer.resync.last")).isNaN();
 		assertThat(gauge("informer.resource.version")).isNaN();
 		TestWatches.sync(this.teamA, 1);
-		TestWatches.delivered(this.teamA, EventTypes.RESYNC, 0);
+		TestWatches.delivered(this.teamA, EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(1500));
-		TestWatches.delivered(this.teamA, EventTypes.RESYNC, 0);
+		TestWatches.delivered(this.teamA, EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofSeconds(30));
 		assertThat(gauge("informer.event.last")).isEqualTo(30);
 		assertThat(gauge("informer.resync.last")).isEqualTo(30);
@@ -106,9 +107,9 @@ class InformerMetricsTests {
 	void listenerDurationsAreRecordedThroughTheInformersDeliveryObserver() {
 		bind();
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventTypes.UPDATED, Duration.ofMillis(20), 0);
+			.delivered(this.informer, this.teamA, EventType.UPDATED, Duration.ofMillis(20), 0);
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventTypes.UPDATED, Duration.ofMillis(40), 1);
+			.delivered(this.informer, this.teamA, EventType.UPDATED, Duration.ofMillis(40), 1);
 		var timer = this.meters.get("informer.listener.duration")
 			.tag("namespace", "team-a")
 			.tag("type", "updated")
@@ -124,12 +125,12 @@ class InformerMetricsTests {
 
 	@Test
 	void bindingTwiceObservesDeliveriesOnceButRecordsInBothRegistries() {
-		InformerMetrics metrics = new InformerMetrics(new InformerRegistry(List.of(this.informer)), this.clock);
+		InformerMetrics metrics = new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer)), this.clock);
 		SimpleMeterRegistry other = new SimpleMeterRegistry();
 		metrics.bindTo(this.meters);
 		metrics.bindTo(other);
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventTypes.ADDED, Duration.ofMillis(5), 0);
+			.delivered(this.informer, this.teamA, EventType.ADDED, Duration.ofMillis(5), 0);
 		assertThat(this.meters.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
 			.count()).isEqualTo(1);
 		assertThat(other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
@@ -137,7 +138,7 @@ class InformerMetricsTests {
 	}
 
 	private void bind() {
-		new InformerMetrics(new InformerRegistry(List.of(this.informer)), this.clock).bindTo(this.meters);
+		new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer)), this.clock).bindTo(this.meters);
 	}
 
 	private double counter(String name, String tag, String value) {

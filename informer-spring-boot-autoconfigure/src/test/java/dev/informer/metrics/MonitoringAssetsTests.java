@@ -22,10 +22,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
-import dev.informer.core.InformerEventPublisher;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.TestWatches;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TestWatches;
 import dev.informer.test.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +49,7 @@ class MonitoringAssetsTests {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(clock, new InformerEventPublisher(),
 				Duration.ofMinutes(5), "team-a");
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new InformerMetrics(new InformerRegistry(List.of(informer)), clock).bindTo(prometheus);
+		new InformerMetrics(new DefaultInformerRegistry(List.of(informer)), clock).bindTo(prometheus);
 		exported = new TreeSet<>();
 		for (String line : prometheus.scrape().split("\n")) {
 			if (!line.isBlank() && !line.startsWith("#")) {

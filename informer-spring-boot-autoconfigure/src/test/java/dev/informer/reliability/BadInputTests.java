@@ -20,12 +20,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.informer.InformerState;
+import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InvalidInformerDeclarationException;
-import dev.informer.core.InformerState;
-import dev.informer.core.WatchStatus;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.relistPath;
 import static dev.informer.reliability.FaultServer.status;
@@ -119,9 +119,9 @@ class BadInputTests {
 					"informer.startup.wait-for-sync=false", "informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				WatchStatus status = context.getBean(InformerRegistry.class)
+				Watch status = context.getBean(DefaultInformerRegistry.class)
 					.informer("configmaps")
-					.getStatuses()
+					.getWatches()
 					.get(0);
 				await().atMost(Duration.ofSeconds(10)).until(() -> status.getState() == InformerState.FAILED);
 				assertThat(status.getLastError().httpCode()).isEqualTo(400);

@@ -12,10 +12,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.informer.InformerStartupException;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerStartupException;
-import dev.informer.core.ResourceInformer;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
 
 import static dev.informer.reliability.FaultServer.cm;
@@ -72,7 +72,7 @@ class DiscoveryFaultTests {
 		this.faults.watchStaysOpen(watchPath("discovery", "4"));
 		runner(this.faults.client()).withPropertyValues("informer.startup.wait-for-sync=false").run((context) -> {
 			assertThat(context).hasNotFailed();
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			assertThat(informer.getDefinition().getPlural()).isEqualTo("configmaps");
 			assertThat(informer.getDefinition().isNamespaced()).isTrue();
 			await().atMost(Duration.ofSeconds(10)).until(informer::isSynced);

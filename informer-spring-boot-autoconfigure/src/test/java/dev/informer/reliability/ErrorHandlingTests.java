@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 
-import dev.informer.core.InformerDeclaration;
-import dev.informer.core.InformerDefinition;
-import dev.informer.core.InformerEventPublisher;
-import dev.informer.core.InformerState;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.RetryPolicy;
-import dev.informer.core.WatchStatus;
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
+import dev.informer.InformerState;
 import dev.informer.event.ResourceEvent;
+import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.RetryPolicy;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -75,7 +75,7 @@ class ErrorHandlingTests {
 		});
 		// before the sync: two failed lists
 		this.informer.start(this.faults.client(), List.of()).get(10, TimeUnit.SECONDS);
-		WatchStatus status = this.informer.getStatuses().get(0);
+		Watch status = this.informer.getWatches().get(0);
 		// after the sync: a failed watch, then a relist
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.size() == 3);
 		assertThat(describe(this.events)).containsExactly("added a 1", "added b 2", "added c 21");
@@ -103,14 +103,14 @@ class ErrorHandlingTests {
 		});
 		this.informer.addDeliveryObserver((informer, watch, type, duration, failedListeners) -> observedNext.incrementAndGet());
 		this.informer.start(this.faults.client(), List.of()).get(10, TimeUnit.SECONDS);
-		WatchStatus status = this.informer.getStatuses().get(0);
+		Watch status = this.informer.getWatches().get(0);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.size() == 4);
 		assertThat(describe(this.events)).containsExactly("added a 1", "added b 11", "updated a 12", "deleted b 13");
 		assertThat(observed).hasValue(4);
 		// observers are isolated from each other, as listeners are
 		assertThat(observedNext).hasValue(4);
 		assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
-		assertThat(this.informer.getBacklog(status)).isZero();
+		assertThat(status.getBacklog()).isZero();
 		assertThat(this.informer.getCache().list()).extracting((cm) -> cm.getMetadata().getResourceVersion())
 			.containsExactly("12");
 	}

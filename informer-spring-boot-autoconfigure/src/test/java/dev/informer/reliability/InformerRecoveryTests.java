@@ -22,22 +22,23 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerDeclaration;
-import dev.informer.core.InformerDefinition;
-import dev.informer.core.InformerEventPublisher;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.RecoveryOptions;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchMonitor;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.health.WatchHealth;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.RecoveryOptions;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.WatchMonitor;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealth;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static dev.informer.reliability.WatchFaultTests.cm;
 import static dev.informer.reliability.WatchFaultTests.list;
@@ -87,13 +88,13 @@ class InformerRecoveryTests {
 			.always();
 		runner("informer.reliability.watch-availability-window=6s")
 			.run((context) -> {
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
 					seen.add(health.evaluate(informer, status, Instant.now()));
-					return status.getRelists().getOrDefault(WatchStatus.ListCycle.FLAPPING, 0L) >= 2;
+					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
 				});
 				assertThat(seen).anySatisfy((watchHealth) -> {
 					assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
@@ -119,15 +120,15 @@ class InformerRecoveryTests {
 		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
 		runner("informer.reliability.watch-availability-window=10s")
 			.run((context) -> {
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
 					seen.add(health.evaluate(informer, status, Instant.now()));
-					return status.getRelists().getOrDefault(WatchStatus.ListCycle.FLAPPING, 0L) >= 1;
+					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
 				});
-				assertThat(status.getRelists().get(WatchStatus.ListCycle.GONE)).isGreaterThanOrEqualTo(3);
+				assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
 				assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
 				assertThat(delays(output)).isNotEmpty();
 				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
@@ -155,15 +156,15 @@ class InformerRecoveryTests {
 			.always();
 		runner("informer.reliability.replace-stalled-after=1s", "informer.reliability.backoff-initial-interval=200ms")
 			.run((context) -> {
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus status = informer.getStatuses().get(0);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch status = informer.getWatches().get(0);
 				await().atMost(Duration.ofSeconds(20))
-					.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STALLED, 0L) >= 1);
+					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) >= 1);
 				// replacing a replacement that is listing only starts the same list again: it
 				// must be left to list for as long as the server needs
 				await().during(Duration.ofSeconds(5))
 					.atMost(Duration.ofSeconds(10))
-					.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STALLED, 0L) == 1);
+					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) == 1);
 			});
 	}
 
@@ -193,7 +194,7 @@ class InformerRecoveryTests {
 				// five reconnects cannot happen in less than about four seconds: no hot loop
 				assertThat(elapsedMillis).isGreaterThan(3000);
 				assertThat(context.getBean(RecordingListener.class).resourceEvents()).hasSize(1);
-				assertThat(context.getBean(InformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isOne();
+				assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isOne();
 			});
 	}
 
@@ -226,14 +227,14 @@ class InformerRecoveryTests {
 					.namespaces(List.of("faults"))
 					.build(), ConfigMap.class, "configmaps", true),
 				publisher, (started, ex) -> !started, RecoveryOptions.DEFAULT, Clock.systemUTC());
-		InformerRegistry registry = new InformerRegistry(List.of(informer));
+		DefaultInformerRegistry registry = new DefaultInformerRegistry(List.of(informer));
 		WatchMonitor monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
 		try {
 			informer.start(this.mock.client(), List.of()).get();
 			monitor.start();
-			WatchStatus status = informer.getStatuses().get(0);
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(20))
-				.until(() -> status.getRelists().getOrDefault(WatchStatus.ListCycle.STOPPED, 0L) == 1
+				.until(() -> status.getRelists().getOrDefault(RelistReason.STOPPED.tagValue(), 0L) == 1
 						&& listener.events(ResourceUpdatedEvent.class).size() == 1);
 			assertThat(status.getLastError()).isNotNull();
 			assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "

@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RandomChanges;
@@ -51,12 +51,12 @@ class InvariantTests {
 	void deliveredEventsReplayToTheServersStateDespiteRelists() {
 		runner("invariant").run((context) -> {
 			InvariantListener listener = context.getBean(InvariantListener.class);
-			InformerRegistry registry = context.getBean(InformerRegistry.class);
+			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 			RandomChanges changes = new RandomChanges(mock.client(), "invariant", SEED, 40);
 			// the mock cannot drop or expire a watch; a relist is its disruption
 			changes.run(1500, 100, (dice) -> registry.informer("configmaps").relist());
 			listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(90));
-			assertThat(registry.informer("configmaps").getStatuses().get(0).getRelists().get("manual")).as(RERUN)
+			assertThat(registry.informer("configmaps").getWatches().get(0).getRelists().get("manual")).as(RERUN)
 				.isPositive();
 		});
 	}
@@ -65,7 +65,7 @@ class InvariantTests {
 	void burstsEndingInDeletesThenARelistReachASlowListenerIntact() {
 		runner("invariant-bursts").run((context) -> {
 			InvariantListener listener = context.getBean(InvariantListener.class);
-			InformerRegistry registry = context.getBean(InformerRegistry.class);
+			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 			RandomChanges changes = new RandomChanges(mock.client(), "invariant-bursts", SEED, 50);
 			changes.createAll();
 			for (int burst = 0; burst < 10; burst++) {

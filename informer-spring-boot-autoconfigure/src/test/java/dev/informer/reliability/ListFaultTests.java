@@ -25,19 +25,20 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerState;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.core.InformerLifecycle;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -148,9 +149,9 @@ class ListFaultTests {
 					"informer.startup.timeout=1s")
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-				WatchStatus denied = informer.getStatuses().get(0);
-				WatchStatus allowed = informer.getStatuses().get(1);
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				Watch denied = informer.getWatches().get(0);
+				Watch allowed = informer.getWatches().get(1);
 				CompositeHealthContributor health = (CompositeHealthContributor) context
 					.getBean(InformersHealthContributor.class)
 					.getContributor("configmaps");
@@ -213,9 +214,9 @@ class ListFaultTests {
 			.run((context) -> {
 				// startup waited through the errors
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				WatchStatus status = context.getBean(InformerRegistry.class)
+				Watch status = context.getBean(DefaultInformerRegistry.class)
 					.informer("configmaps")
-					.getStatuses()
+					.getWatches()
 					.get(0);
 				assertThat(status.isSynced()).isTrue();
 				await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
@@ -227,7 +228,7 @@ class ListFaultTests {
 				assertThat(status.getLastError().httpCode()).isEqualTo(429);
 				assertThat(status.getConsecutiveFailures()).isZero();
 				assertThat(status.getRelistCount()).isZero();
-				assertThat(status.getLastList().trigger()).isEqualTo("initial");
+				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.INITIAL);
 			});
 	}
 

@@ -29,14 +29,15 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.metrics.InformerMetrics;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.EventType;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -79,10 +80,10 @@ class ListenerFaultTests {
 				event("MODIFIED", secret("a", "12")), event("DELETED", secret("b", "13")));
 		this.runner.withBean(ThrowingListener.class).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
-			new InformerMetrics(context.getBean(InformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
 			// the failing listener ran first, every time, and the recording one still got everything
 			assertThat(context.getBean(ThrowingListener.class).calls).containsExactly("a", "b", "a", "b");
@@ -124,20 +125,20 @@ class ListenerFaultTests {
 		this.runner.withBean(GatedListener.class).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			GatedListener gated = context.getBean(GatedListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
-			new InformerMetrics(context.getBean(InformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
 			// the listener holds the first update while the other 999 queue up behind it
-			await().atMost(Duration.ofSeconds(10)).until(() -> informer.getBacklog(status) == 1000);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 1000);
 			assertThat(backlogGauge(meters)).isEqualTo(1000);
-			assertThat(status.getEventCount("updated")).isZero();
+			assertThat(status.getEventCount(EventType.UPDATED)).isZero();
 			// the cache (and the resourceVersion) ran ahead of what listeners were told
 			assertThat(informer.getCache().list()).allSatisfy((cm) -> assertThat(
 					Integer.parseInt(cm.getMetadata().getResourceVersion())).isGreaterThan(1090));
-			assertThat(informer.getLastResourceVersion(status)).isEqualTo("1100");
+			assertThat(status.getLastResourceVersion()).isEqualTo("1100");
 			gated.open.countDown();
-			await().atMost(Duration.ofSeconds(15)).until(() -> status.getEventCount("updated") == 1000);
-			assertThat(informer.getBacklog(status)).isZero();
+			await().atMost(Duration.ofSeconds(15)).until(() -> status.getEventCount(EventType.UPDATED) == 1000);
+			assertThat(status.getBacklog()).isZero();
 			assertThat(backlogGauge(meters)).isZero();
 			List<ResourceUpdatedEvent<?>> updates = listener.resourceEvents()
 				.stream()

@@ -15,11 +15,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -67,7 +67,7 @@ class PagingTests {
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			// startup waited for the sync
 			await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3");
@@ -97,8 +97,8 @@ class PagingTests {
 		this.faults.watchStaysOpen(watchPath(NS, "40"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "40")));
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",

@@ -16,15 +16,16 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerSpec;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
-import dev.informer.core.InformerCustomizer;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerSpec;
-import dev.informer.core.WatchStatus;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.endpoint.InformersEndpoint.ActionDescriptor;
 import dev.informer.event.ResourceAddedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.event;
@@ -78,7 +79,7 @@ class RelistRequestTests {
 			GatedListener listener = context.getBean(GatedListener.class);
 			ThreadRecorder customizers = context.getBean(ThreadRecorder.class);
 			InformersEndpoint endpoint = context.getBean(InformersEndpoint.class);
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.busy.getCount() == 0);
 			WebEndpointResponse<ActionDescriptor> first = endpoint.act("configmaps", "relist");
 			assertThat(first.getStatus()).isEqualTo(202);
@@ -90,7 +91,7 @@ class RelistRequestTests {
 			assertThat(second.getBody().outcome()).isEqualTo(InformersEndpoint.ALREADY_RUNNING);
 			listener.gate.countDown();
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(WatchStatus.ListCycle.MANUAL)).isOne());
+				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.MANUAL)).isOne());
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.count(watchPath(NS, "20")) == 1);
 			assertThat(this.faults.count(relistPath(NS))).isOne();
 			// the relist's informer was customized on a thread that is not the request's
@@ -100,7 +101,7 @@ class RelistRequestTests {
 				.untilAsserted(() -> assertThat(endpoint.act("configmaps", "relist").getStatus())
 					.isEqualTo(202));
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(WatchStatus.ListCycle.MANUAL)).isEqualTo(2));
+				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.MANUAL)).isEqualTo(2));
 			assertThat(this.faults.count(relistPath(NS))).isEqualTo(2);
 		});
 	}

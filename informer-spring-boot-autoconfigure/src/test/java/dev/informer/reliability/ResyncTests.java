@@ -18,12 +18,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.metrics.InformerMetrics;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.EventType;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -64,11 +65,11 @@ class ResyncTests {
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		this.runner.withBean(FailingFirstResync.class).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
-			new InformerMetrics(context.getBean(InformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
-					&& status.getEventCount("resync") == 2 * status.getResyncCount());
+					&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
 			// the failing listener threw on both events of the first cycle, and only those
 			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
 			assertThat(status.getListenerFailures()).isEqualTo(2);
@@ -83,7 +84,7 @@ class ResyncTests {
 			int change = updates.indexOf(updates.stream().filter((update) -> !update.isResync()).findFirst().get());
 			assertThat(describe(updates.subList(change + 1, updates.size()))).hasSizeGreaterThanOrEqualTo(4)
 				.containsOnly("updated a 11 resync", "updated b 2 resync");
-			assertThat(status.getEventCount("updated")).isEqualTo(1);
+			assertThat(status.getEventCount(EventType.UPDATED)).isEqualTo(1);
 			// timings: each cycle is a burst, cycles a period apart
 			Instant last = status.getLastResyncAt();
 			assertThat(last).isNotNull();
@@ -92,7 +93,7 @@ class ResyncTests {
 					Duration.ofSeconds(1));
 			FunctionTimer resyncTimer = meters.get("informer.resync.duration").tag("namespace", NS).functionTimer();
 			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
-			assertThat(informer.getBacklog(status)).isZero();
+			assertThat(status.getBacklog()).isZero();
 		});
 	}
 
@@ -103,10 +104,10 @@ class ResyncTests {
 		this.faults.watchStaysOpen(watchPath(NS, "10"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
-					&& status.getEventCount("resync") == 3 * status.getResyncCount());
+					&& status.getEventCount(EventType.RESYNC) == 3 * status.getResyncCount());
 			assertThat(informer.isWatching()).isTrue();
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
 			assertThat(updates).hasSizeGreaterThanOrEqualTo(9).allSatisfy((update) -> assertThat(update.isResync()).isTrue());

@@ -19,10 +19,11 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.WatchStatus;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -87,9 +88,9 @@ class SecretRedactionTests {
 			.done()
 			.once();
 		try (ConfigurableApplicationContext context = run()) {
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("secrets").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("secrets").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(WatchStatus.ListCycle.ERROR)).isOne());
+				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.ERROR)).isOne());
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.count(watchPath("20")) == 1);
 			assertThat(status.getLastError()).isNotNull();
 			assertThat(status.getLastError().toString()).doesNotContain(SECRET);

@@ -27,12 +27,12 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.event;
@@ -91,10 +91,10 @@ class ShutdownTests {
 		this.runner.run((context) -> {
 			slow[0] = context.getBean(SlowListener.class);
 			recording[0] = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			// the first update is in a listener that will not be hurried, 199 more are queued
-			await().atMost(Duration.ofSeconds(10)).until(() -> informer.getBacklog(status) == 200);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 200);
 			assertThat(slow[0].calls).hasValue(1);
 			assertThat(recording[0].events()).hasSize(11).last().isInstanceOf(InformerSyncedEvent.class);
 			assertThat(this.registered.count).hasValue(0);

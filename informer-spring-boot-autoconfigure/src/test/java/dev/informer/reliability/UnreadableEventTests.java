@@ -16,11 +16,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -80,8 +80,8 @@ class UnreadableEventTests {
 		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "e", "21")));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			HealthIndicator health = (HealthIndicator) context.getBean(InformersHealthContributor.class)
 				.getContributor("configmaps");
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);

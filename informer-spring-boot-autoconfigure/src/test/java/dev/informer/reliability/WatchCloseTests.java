@@ -17,11 +17,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -66,8 +67,8 @@ class WatchCloseTests {
 		this.faults.watchStaysOpen(watchPath(NS, "12"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			HealthIndicator health = (HealthIndicator) context.getBean(InformersHealthContributor.class)
 				.getContributor("configmaps");
 			List<Status> seen = new CopyOnWriteArrayList<>();
@@ -85,7 +86,7 @@ class WatchCloseTests {
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
 					"added b 2", "updated a 11", "added c 12");
 			assertThat(status.getRelistCount()).isZero();
-			assertThat(informer.getLastResourceVersion(status)).isEqualTo("12");
+			assertThat(status.getLastResourceVersion()).isEqualTo("12");
 		});
 	}
 
@@ -98,8 +99,8 @@ class WatchCloseTests {
 		this.faults.watchStaysOpen(watchPath(NS, "11"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "11")));
 			await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
 				.until(() -> status.getRelists().equals(Map.of("410", 1L)));
@@ -108,7 +109,7 @@ class WatchCloseTests {
 			// the relist found the same versions: nothing to tell listeners
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
 					"added b 2");
-			assertThat(status.getLastList().trigger()).isEqualTo("410");
+			assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 			assertThat(status.getLastList().items()).isEqualTo(2);
 		});
 	}
@@ -121,10 +122,10 @@ class WatchCloseTests {
 		this.faults.watchStaysOpen(watchPath(NS, "15"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "15")));
-			assertThat(informer.getLastResourceVersion(status)).isEqualTo("15");
+			assertThat(status.getLastResourceVersion()).isEqualTo("15");
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 1);
 			assertThat(status.getEvents()).isEqualTo(Map.of("added", 1L));
 			assertThat(status.getRelistCount()).isZero();
@@ -150,7 +151,7 @@ class WatchCloseTests {
 		this.faults.watchStaysOpen(watchPath(NS, "4"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(15))
 				.until(() -> this.faults.paths().stream().filter((path) -> path.equals(watchPath(NS, "4"))).count() == 4);
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
@@ -160,6 +161,5 @@ class WatchCloseTests {
 			assertThat(status.getRelistCount()).isZero();
 		});
 	}
-
 
 }

@@ -17,16 +17,16 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -83,7 +83,7 @@ class WatchFaultTests {
 		this.mock.server().expect().get().withPath(watch("20")).andUpgradeToWebSocket().open().done().always();
 		this.runner().run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(20)).until(() -> status.getRelists().getOrDefault("410", 0L) == 1
 					&& listener.resourceEvents().size() == 6);
 			List<ResourceEvent<?>> afterSync = listener.resourceEvents().subList(3, 6);

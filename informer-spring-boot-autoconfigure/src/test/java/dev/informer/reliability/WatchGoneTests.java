@@ -21,15 +21,17 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerRegistry;
+import dev.informer.InformerState;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.InformerState;
-import dev.informer.core.ResourceInformer;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.RecordingListener;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -72,8 +74,8 @@ class WatchGoneTests {
 		// fabric8 fails the watch's start: the 410 reaches the informer's exception handler
 		expectRowFourScenario();
 		this.runner.run((context) -> {
-			WatchStatus status = assertRowFourOutcome(context.getBean(RecordingListener.class),
-					context.getBean(InformerRegistry.class).informer("configmaps"));
+			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
+					context.getBean(DefaultInformerRegistry.class).informer("configmaps"));
 			assertThat(status.getLastError().httpCode()).isEqualTo(410);
 		});
 	}
@@ -94,8 +96,8 @@ class WatchGoneTests {
 				.withResourceVersion("20").endMetadata().build())) + "\n")
 			.always();
 		this.runner.run((context) -> {
-			WatchStatus status = assertRowFourOutcome(context.getBean(RecordingListener.class),
-					context.getBean(InformerRegistry.class).informer("configmaps"));
+			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
+					context.getBean(DefaultInformerRegistry.class).informer("configmaps"));
 			assertThat(status.getLastError()).isNull();
 		});
 	}
@@ -109,8 +111,8 @@ class WatchGoneTests {
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 	}
 
-	private WatchStatus assertRowFourOutcome(RecordingListener listener, ResourceInformer<?> informer) {
-		WatchStatus status = informer.getStatuses().get(0);
+	private Watch assertRowFourOutcome(RecordingListener listener, ResourceInformer<?> informer) {
+		Watch status = informer.getWatches().get(0);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
 		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 6);
 		assertThat(describe(listener.resourceEvents().subList(0, 3))).containsExactly("added a 1", "added b 2", "added c 3");
@@ -118,7 +120,7 @@ class WatchGoneTests {
 		assertThat(describe(listener.resourceEvents().subList(3, 6))).containsExactlyInAnyOrder("updated b 5",
 				"added d 11", "deleted c 3 unknown");
 		assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
-		assertThat(status.getLastList().trigger()).isEqualTo("410");
+		assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 		assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 				watchPath(NS, "20"));
 		assertThat(names(informer.getCache().list())).isEqualTo("a@1 b@5 d@11");
@@ -137,8 +139,8 @@ class WatchGoneTests {
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.runner.withBean(CacheOnStateChange.class).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
-			WatchStatus status = informer.getStatuses().get(0);
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
 			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 6);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
@@ -155,7 +157,7 @@ class WatchGoneTests {
 			assertThat(listener.events(InformerSyncedEvent.class)).hasSize(1);
 			// one relist, for 410, however many attempts it took
 			assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
-			assertThat(status.getLastList().trigger()).isEqualTo("410");
+			assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 			assertThat(status.getLastError().httpCode()).isEqualTo(500);
 			assertThat(status.getConsecutiveFailures()).isZero();
 			assertThat(status.getState()).isEqualTo(InformerState.WATCHING);
@@ -173,7 +175,7 @@ class WatchGoneTests {
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(InformerRegistry.class).informer("configmaps");
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "30")));
 			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "updated a 11",
@@ -181,7 +183,7 @@ class WatchGoneTests {
 			// the deleted event carries the last state the cache had
 			assertThat(listener.events(ResourceDeletedEvent.class)).singleElement()
 				.satisfies((deleted) -> assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value", "v2"));
-			assertThat(informer.getStatuses().get(0).getRelists()).isEqualTo(Map.of("410", 1L));
+			assertThat(informer.getWatches().get(0).getRelists()).isEqualTo(Map.of("410", 1L));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "11"),
 					relistPath(NS), watchPath(NS, "30"));
 		});

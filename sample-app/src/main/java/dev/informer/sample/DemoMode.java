@@ -16,7 +16,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.support.GenericApplicationContext;
 
-import dev.informer.core.InformerRegistry;
+import dev.informer.InformerRegistry;
 
 /**
  * Demo mode: when no cluster answers (a fresh machine), start an embedded API server, hand

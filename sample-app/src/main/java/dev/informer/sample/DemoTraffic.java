@@ -27,7 +27,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import dev.informer.core.InformerRegistry;
+import dev.informer.InformerRegistry;
 
 /**
  * What demo mode does to its API server: installs the Widget CRD, seeds objects, then every

@@ -3,8 +3,6 @@ package dev.informer.sample;
 import java.time.Duration;
 
 import org.apache.commons.logging.Log;
-import java.time.Duration;
-
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -13,8 +11,8 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceInformer;
+import dev.informer.Informer;
+import dev.informer.InformerRegistry;
 
 /**
  * Once the application is ready, logs the URLs worth opening, with the actual port.
@@ -48,7 +46,7 @@ class WhereToLook {
 				.append(DemoTraffic.RELIST_TICK * DemoTraffic.PERIOD_SECONDS)
 				.append(" s.\n");
 		}
-		for (ResourceInformer<?> informer : this.informers.informers()) {
+		for (Informer<?> informer : this.informers.informers()) {
 			Duration resync = informer.getDefinition().getDeclaration().getResyncPeriod();
 			if (!resync.isZero()) {
 				message.append("'").append(informer.getName()).append("' resyncs every ").append(resync.toSeconds())

@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.ResourceCache;
+import dev.informer.InformerRegistry;
+import dev.informer.ResourceCache;
 
 /**
  * {@code GET /widgets}: the Widgets in the informer's cache. No request reaches the API

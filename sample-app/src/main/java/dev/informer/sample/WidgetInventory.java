@@ -11,7 +11,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
-import dev.informer.core.InformerRegistry;
+import dev.informer.InformerRegistry;
 import dev.informer.event.ResourceEvent;
 
 /**

@@ -21,11 +21,11 @@ import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
 
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
+import dev.informer.RbacRules;
 import dev.informer.autoconfigure.InformerProperties;
-import dev.informer.core.InformerDeclaration;
-import dev.informer.core.InformerDefinition;
-import dev.informer.core.RbacRules;
-import dev.informer.core.ResourceKindResolver;
+import dev.informer.runtime.ResourceKindResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -12,9 +12,9 @@ import org.springframework.context.annotation.Bean;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
-import dev.informer.core.InformerRegistry;
 import dev.informer.endpoint.InformersEndpoint;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.watch.WatchHealthPolicy;
+import dev.informer.watch.WatchRegistry;
 
 /**
  * Auto-configuration of the {@code informers} actuator endpoint, when it is enabled and
@@ -22,13 +22,13 @@ import dev.informer.health.WatchHealthPolicy;
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean(InformerRegistry.class)
+@ConditionalOnBean(WatchRegistry.class)
 @ConditionalOnAvailableEndpoint(InformersEndpoint.class)
 public final class InformerEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformersEndpoint informersEndpoint(InformerRegistry registry, InformerProperties properties) {
+	InformersEndpoint informersEndpoint(WatchRegistry registry, InformerProperties properties) {
 		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
 				properties.getStartup().getTimeout());
 		return new InformersEndpoint(registry, policy, Clock.systemUTC());

@@ -15,9 +15,9 @@ import org.springframework.core.env.Environment;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
-import dev.informer.core.InformerRegistry;
 import dev.informer.health.InformersHealthContributor;
-import dev.informer.health.WatchHealthPolicy;
+import dev.informer.watch.WatchHealthPolicy;
+import dev.informer.watch.WatchRegistry;
 
 /**
  * Auto-configuration of the {@code informers} health contributor, which also joins the
@@ -25,7 +25,7 @@ import dev.informer.health.WatchHealthPolicy;
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class, afterName = InformerHealthContributorAutoConfiguration.PROBES)
 @ConditionalOnClass(HealthContributor.class)
-@ConditionalOnBean(InformerRegistry.class)
+@ConditionalOnBean(WatchRegistry.class)
 @ConditionalOnEnabledHealthIndicator("informers")
 public final class InformerHealthContributorAutoConfiguration {
 
@@ -35,7 +35,7 @@ public final class InformerHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "informersHealthContributor")
-	InformersHealthContributor informersHealthContributor(InformerRegistry registry, InformerProperties properties) {
+	InformersHealthContributor informersHealthContributor(WatchRegistry registry, InformerProperties properties) {
 		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
 				properties.getStartup().getTimeout());
 		return new InformersHealthContributor(registry, policy, Clock.systemUTC());

@@ -12,8 +12,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
 import dev.informer.metrics.InformerMetrics;
+import dev.informer.watch.WatchRegistry;
 
 /**
  * Auto-configuration of informer metrics, bound to every {@link MeterRegistry} by Spring
@@ -23,12 +23,12 @@ import dev.informer.metrics.InformerMetrics;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, MeterBinder.class })
-@ConditionalOnBean({ InformerRegistry.class, MeterRegistry.class })
+@ConditionalOnBean({ WatchRegistry.class, MeterRegistry.class })
 public final class InformerMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerMetrics informerMetrics(InformerRegistry registry) {
+	InformerMetrics informerMetrics(WatchRegistry registry) {
 		return new InformerMetrics(registry, Clock.systemUTC());
 	}
 

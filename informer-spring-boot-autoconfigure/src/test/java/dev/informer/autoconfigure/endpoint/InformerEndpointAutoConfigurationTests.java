@@ -20,8 +20,8 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableWebApplicationContext;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
+import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.test.MockApiServer;
 

@@ -23,9 +23,9 @@ import org.springframework.boot.health.registry.HealthContributorRegistry;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
-import dev.informer.core.InformerRegistry;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.test.MockApiServer;
 

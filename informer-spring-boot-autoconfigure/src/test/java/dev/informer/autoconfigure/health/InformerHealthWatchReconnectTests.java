@@ -22,13 +22,13 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
-import dev.informer.core.WatchStatus;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -90,7 +90,7 @@ class InformerHealthWatchReconnectTests {
 		this.runner.run((context) -> {
 			HealthIndicator configMaps = (HealthIndicator) context.getBean(InformersHealthContributor.class)
 				.getContributor("configmaps");
-			WatchStatus status = context.getBean(InformerRegistry.class).informer("configmaps").getStatuses().get(0);
+			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			List<Status> statuses = new CopyOnWriteArrayList<>();
 			AtomicBoolean sawNotWatching = new AtomicBoolean();
 			await().atMost(Duration.ofSeconds(30)).until(() -> {

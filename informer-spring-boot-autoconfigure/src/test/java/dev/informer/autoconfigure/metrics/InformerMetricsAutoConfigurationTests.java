@@ -13,9 +13,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.core.InformerRegistry;
 import dev.informer.metrics.InformerMetrics;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -89,7 +90,7 @@ class InformerMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.withBean("customMetrics", InformerMetrics.class,
-					() -> new InformerMetrics(new InformerRegistry(java.util.List.of()), java.time.Clock.systemUTC()))
+					() -> new InformerMetrics(new DefaultInformerRegistry(java.util.List.of()), java.time.Clock.systemUTC()))
 			.run((context) -> assertThat(context).hasSingleBean(InformerMetrics.class).hasBean("customMetrics"));
 	}
 

@@ -1,0 +1,420 @@
+package dev.informer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.StringUtils;
+
+import dev.informer.runtime.ResourceKindResolver;
+
+/**
+ * What to watch, as a user declared it: the kind, where, which objects and how often to
+ * resync. Validated on construction by {@link #validate()}; resolved against the API server
+ * by {@link ResourceKindResolver}.
+ */
+public final class InformerDeclaration {
+
+	private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+	private static final Pattern API_VERSION = Pattern
+		.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?v[0-9]+((alpha|beta)[0-9]+)?");
+
+	private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
+
+	private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+
+	private final String name;
+
+	private final String apiVersion;
+
+	private final String kind;
+
+	private final @Nullable String type;
+
+	private final List<String> namespaces;
+
+	private final @Nullable String labelSelector;
+
+	private final @Nullable String fieldSelector;
+
+	private final Duration resyncPeriod;
+
+	private final long listPageSize;
+
+	private final boolean stripManagedFields;
+
+	private InformerDeclaration(Builder builder) {
+		this.name = builder.name;
+		this.apiVersion = (builder.apiVersion != null) ? builder.apiVersion.trim() : "";
+		this.kind = (builder.kind != null) ? builder.kind.trim() : "";
+		this.type = StringUtils.hasText(builder.type) ? builder.type.trim() : null;
+		this.namespaces = Collections.unmodifiableList(new ArrayList<>(builder.namespaces));
+		this.labelSelector = StringUtils.hasText(builder.labelSelector) ? builder.labelSelector.trim() : null;
+		this.fieldSelector = StringUtils.hasText(builder.fieldSelector) ? builder.fieldSelector.trim() : null;
+		this.resyncPeriod = builder.resyncPeriod;
+		this.listPageSize = builder.listPageSize;
+		this.stripManagedFields = builder.stripManagedFields;
+		validate(builder);
+	}
+
+	/**
+	 * Start a declaration.
+	 * @param name the informer's name, used in events, health and metrics
+	 * @return a builder
+	 */
+	public static Builder builder(String name) {
+		return new Builder(name);
+	}
+
+	private void validate(Builder builder) {
+		if (!NAME.matcher(this.name).matches()) {
+			throw invalid("name", this.name, "is not a valid informer name",
+					"Use lower-case letters, digits and '-' (it becomes a metric tag and a URL path segment).");
+		}
+		if (this.kind.isEmpty()) {
+			throw invalid("kind", builder.kind, "is missing",
+					"Set the Kubernetes kind to watch, for example 'kind: ConfigMap'.");
+		}
+		if (!KIND.matcher(this.kind).matches()) {
+			throw invalid("kind", this.kind, "is not a Kubernetes kind",
+					"Use the kind as the API server spells it, in UpperCamelCase, for example 'ConfigMap'.");
+		}
+		if (this.apiVersion.isEmpty()) {
+			throw invalid("api-version", builder.apiVersion, "is missing",
+					"Set the API version of the kind, for example 'v1' for core kinds or 'apps/v1'.");
+		}
+		if (!API_VERSION.matcher(this.apiVersion).matches()) {
+			throw invalid("api-version", this.apiVersion, "is not a Kubernetes API version",
+					"Use 'v1' for the core group or 'group/version' such as 'apps/v1' or 'example.com/v1alpha1'.");
+		}
+		for (int i = 0; i < this.namespaces.size(); i++) {
+			String namespace = this.namespaces.get(i);
+			if (!StringUtils.hasText(namespace)) {
+				throw invalid("namespaces[" + i + "]", namespace, "is blank",
+						"Remove the blank entry; leave 'namespaces' empty to watch all namespaces.");
+			}
+			if (!NAMESPACE.matcher(namespace).matches()) {
+				throw invalid("namespaces[" + i + "]", namespace, "is not a valid namespace name",
+						"Namespace names are lower-case RFC 1123 labels, for example 'team-a'.");
+			}
+		}
+		if (new LinkedHashSet<>(this.namespaces).size() != this.namespaces.size()) {
+			throw invalid("namespaces", this.namespaces, "lists a namespace twice", "List each namespace once.");
+		}
+		if (this.labelSelector != null) {
+			String problem = Selectors.labelSelectorProblem(this.labelSelector);
+			if (problem != null) {
+				throw invalid("label-selector", this.labelSelector, "is not a valid label selector (" + problem + ")",
+						"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', 'replicas>1', "
+								+ "'!legacy', requirements separated by ','. A set lists at least one value: "
+								+ "to select an empty value write 'app=', to select objects without the label "
+								+ "write '!app'.");
+			}
+		}
+		if (this.fieldSelector != null) {
+			List<Selectors.FieldRequirement> requirements;
+			try {
+				requirements = Selectors.parseFieldSelector(this.fieldSelector);
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid("field-selector", this.fieldSelector,
+						"is not a valid field selector (at " + ex.getMessage() + ")",
+						"Use 'field=value' or 'field!=value' separated by ',', for example "
+								+ "'metadata.name!=kube-root-ca.crt'; escape ',', '=' and '\\' in a value "
+								+ "as '\\,', '\\=' and '\\\\'.");
+			}
+			checkNoContradiction(requirements);
+		}
+		if (this.resyncPeriod.isNegative()) {
+			throw invalid("resync-period", this.resyncPeriod, "is negative",
+					"Use a positive duration such as '5m', or '0s' to disable resync.");
+		}
+		if (!this.resyncPeriod.isZero() && this.resyncPeriod.toMillis() < 1000) {
+			throw invalid("resync-period", this.resyncPeriod, "is shorter than one second",
+					"Use at least '1s' (fabric8 enforces that minimum), or '0s' to disable resync.");
+		}
+		if (this.listPageSize < 0) {
+			throw invalid("list-page-size", this.listPageSize, "is negative",
+					"Use 0 to list in one request from the API server's watch cache, or a positive page size.");
+		}
+	}
+
+	/**
+	 * The API server ANDs the requirements of a field selector, and a field has one value:
+	 * two different values required of one field select nothing, ever. The user most
+	 * likely meant OR, which field selectors cannot say.
+	 */
+	private void checkNoContradiction(List<Selectors.FieldRequirement> requirements) {
+		Map<String, String> required = new LinkedHashMap<>();
+		for (Selectors.FieldRequirement requirement : requirements) {
+			if (!requirement.equal()) {
+				continue;
+			}
+			String earlier = required.putIfAbsent(requirement.field(), requirement.value());
+			if (earlier != null && !earlier.equals(requirement.value())) {
+				throw invalid("field-selector", this.fieldSelector,
+						"requires " + requirement.field() + " to equal both '" + earlier + "' and '"
+								+ requirement.value() + "': the API server applies every requirement, so it "
+								+ "would never select an object",
+						"Field selectors have no OR: declare one informer per value, or select by a label "
+								+ "with 'key in (a,b)'.");
+			}
+		}
+	}
+
+	private InvalidInformerDeclarationException invalid(String property, @Nullable Object value, String problem,
+			String action) {
+		return new InvalidInformerDeclarationException(this.name, property, value, problem, action);
+	}
+
+	/**
+	 * Return the informer's name.
+	 * @return the name
+	 */
+	public String getName() {
+		return this.name;
+	}
+
+	/**
+	 * Return the API version, for example {@code v1} or {@code apps/v1}.
+	 * @return the API version
+	 */
+	public String getApiVersion() {
+		return this.apiVersion;
+	}
+
+	/**
+	 * Return the API group, empty for the core group.
+	 * @return the group
+	 */
+	public String getGroup() {
+		int slash = this.apiVersion.indexOf('/');
+		return (slash < 0) ? "" : this.apiVersion.substring(0, slash);
+	}
+
+	/**
+	 * Return the version part of the API version.
+	 * @return the version
+	 */
+	public String getVersion() {
+		int slash = this.apiVersion.indexOf('/');
+		return (slash < 0) ? this.apiVersion : this.apiVersion.substring(slash + 1);
+	}
+
+	/**
+	 * Return the kind.
+	 * @return the kind
+	 */
+	public String getKind() {
+		return this.kind;
+	}
+
+	/**
+	 * Return the fully qualified name of the Java class to deserialize into, if declared.
+	 * @return the class name or {@code null}
+	 */
+	public @Nullable String getType() {
+		return this.type;
+	}
+
+	/**
+	 * Return the namespaces to watch; empty for all namespaces (or a cluster-scoped kind).
+	 * @return the namespaces
+	 */
+	public List<String> getNamespaces() {
+		return this.namespaces;
+	}
+
+	/**
+	 * Return the label selector.
+	 * @return the label selector or {@code null}
+	 */
+	public @Nullable String getLabelSelector() {
+		return this.labelSelector;
+	}
+
+	/**
+	 * Return the field selector.
+	 * @return the field selector or {@code null}
+	 */
+	public @Nullable String getFieldSelector() {
+		return this.fieldSelector;
+	}
+
+	/**
+	 * Return the field selector as sent to the API server: every requirement, in the
+	 * declared order and escaped as declared, without the blanks around fields and values.
+	 * @return the field selector to send, or {@code null} when none was declared
+	 */
+	public @Nullable String getFieldSelectorQuery() {
+		return (this.fieldSelector != null) ? Selectors.fieldSelectorQuery(this.fieldSelector) : null;
+	}
+
+	/**
+	 * Return the resync period; zero disables resync.
+	 * @return the resync period
+	 */
+	public Duration getResyncPeriod() {
+		return this.resyncPeriod;
+	}
+
+	/**
+	 * Return the page size of list requests; zero lists in one request.
+	 * @return the page size
+	 */
+	public long getListPageSize() {
+		return this.listPageSize;
+	}
+
+	/**
+	 * Return whether {@code metadata.managedFields} is dropped from cached objects and events.
+	 * @return whether managed fields are stripped
+	 */
+	public boolean isStripManagedFields() {
+		return this.stripManagedFields;
+	}
+
+	@Override
+	public String toString() {
+		return "InformerDeclaration[" + this.name + ": " + this.apiVersion + "/" + this.kind + "]";
+	}
+
+	/**
+	 * Builder of an {@link InformerDeclaration}.
+	 */
+	public static final class Builder {
+
+		private final String name;
+
+		private @Nullable String apiVersion;
+
+		private @Nullable String kind;
+
+		private @Nullable String type;
+
+		private List<String> namespaces = List.of();
+
+		private @Nullable String labelSelector;
+
+		private @Nullable String fieldSelector;
+
+		private Duration resyncPeriod = Duration.ZERO;
+
+		private long listPageSize;
+
+		private boolean stripManagedFields = true;
+
+		private Builder(String name) {
+			this.name = name;
+		}
+
+		/**
+		 * Set the API version.
+		 * @param apiVersion the API version, for example {@code apps/v1}
+		 * @return this builder
+		 */
+		public Builder apiVersion(@Nullable String apiVersion) {
+			this.apiVersion = apiVersion;
+			return this;
+		}
+
+		/**
+		 * Set the kind.
+		 * @param kind the kind, for example {@code ConfigMap}
+		 * @return this builder
+		 */
+		public Builder kind(@Nullable String kind) {
+			this.kind = kind;
+			return this;
+		}
+
+		/**
+		 * Set the Java class to deserialize into.
+		 * @param type a fully qualified class name of a {@code HasMetadata} type
+		 * @return this builder
+		 */
+		public Builder type(@Nullable String type) {
+			this.type = type;
+			return this;
+		}
+
+		/**
+		 * Set the namespaces; empty for all.
+		 * @param namespaces the namespaces
+		 * @return this builder
+		 */
+		public Builder namespaces(@Nullable List<String> namespaces) {
+			this.namespaces = (namespaces != null) ? namespaces : List.of();
+			return this;
+		}
+
+		/**
+		 * Set the label selector.
+		 * @param labelSelector the selector
+		 * @return this builder
+		 */
+		public Builder labelSelector(@Nullable String labelSelector) {
+			this.labelSelector = labelSelector;
+			return this;
+		}
+
+		/**
+		 * Set the field selector.
+		 * @param fieldSelector the selector
+		 * @return this builder
+		 */
+		public Builder fieldSelector(@Nullable String fieldSelector) {
+			this.fieldSelector = fieldSelector;
+			return this;
+		}
+
+		/**
+		 * Set the resync period.
+		 * @param resyncPeriod the period, zero to disable
+		 * @return this builder
+		 */
+		public Builder resyncPeriod(Duration resyncPeriod) {
+			this.resyncPeriod = resyncPeriod;
+			return this;
+		}
+
+		/**
+		 * Set the list page size.
+		 * @param listPageSize the page size, zero for one request
+		 * @return this builder
+		 */
+		public Builder listPageSize(long listPageSize) {
+			this.listPageSize = listPageSize;
+			return this;
+		}
+
+		/**
+		 * Set whether to strip {@code metadata.managedFields}.
+		 * @param stripManagedFields whether to strip
+		 * @return this builder
+		 */
+		public Builder stripManagedFields(boolean stripManagedFields) {
+			this.stripManagedFields = stripManagedFields;
+			return this;
+		}
+
+		/**
+		 * Validate and build the declaration.
+		 * @return the declaration
+		 * @throws InvalidInformerDeclarationException if a value cannot work
+		 */
+		public InformerDeclaration build() {
+			return new InformerDeclaration(this);
+		}
+
+	}
+
+}

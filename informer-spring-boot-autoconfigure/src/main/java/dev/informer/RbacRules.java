@@ -1,0 +1,171 @@
+package dev.informer;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The least Kubernetes RBAC the declared informers need: {@code list} and {@code watch} on
+ * each declared resource, in a Role per declared namespace for namespaced kinds watched in
+ * named namespaces, and in a ClusterRole for cluster-scoped kinds and informers of all
+ * namespaces. Nothing else: API discovery is granted to every authenticated identity by
+ * Kubernetes' default {@code system:discovery} ClusterRole.
+ * <p>
+ * Computed from resolved {@link InformerDefinition definitions} (the plural and the scope
+ * come from the API server), for example {@code RbacRules.of(registry)} in a running
+ * application, and printed as manifests with {@link #toYaml(String, String)}.
+ */
+public final class RbacRules {
+
+	/**
+	 * The verbs an informer uses: one list (again on relist), then a watch.
+	 */
+	public static final List<String> VERBS = List.of("list", "watch");
+
+	private final Map<String, List<Rule>> roles;
+
+	private final List<Rule> clusterRole;
+
+	private RbacRules(Map<String, List<Rule>> roles, List<Rule> clusterRole) {
+		this.roles = roles;
+		this.clusterRole = clusterRole;
+	}
+
+	/**
+	 * Compute the rules of the informers of a registry.
+	 * @param registry the application's informers
+	 * @return the rules
+	 */
+	public static RbacRules of(InformerRegistry registry) {
+		List<InformerDefinition<?>> definitions = new ArrayList<>();
+		registry.informers().forEach((informer) -> definitions.add(informer.getDefinition()));
+		return of(definitions);
+	}
+
+	/**
+	 * Compute the rules of informer definitions.
+	 * @param definitions the definitions
+	 * @return the rules
+	 */
+	public static RbacRules of(Collection<? extends InformerDefinition<?>> definitions) {
+		Map<String, Map<String, SortedSet<String>>> namespaced = new TreeMap<>();
+		Map<String, SortedSet<String>> cluster = new TreeMap<>();
+		for (InformerDefinition<?> definition : definitions) {
+			String group = definition.getDeclaration().getGroup();
+			List<String> namespaces = definition.getDeclaration().getNamespaces();
+			if (definition.isNamespaced() && !namespaces.isEmpty()) {
+				for (String namespace : namespaces) {
+					namespaced.computeIfAbsent(namespace, (key) -> new TreeMap<>())
+						.computeIfAbsent(group, (key) -> new TreeSet<>())
+						.add(definition.getPlural());
+				}
+			}
+			else {
+				cluster.computeIfAbsent(group, (key) -> new TreeSet<>()).add(definition.getPlural());
+			}
+		}
+		Map<String, List<Rule>> roles = new TreeMap<>();
+		namespaced.forEach((namespace, byGroup) -> roles.put(namespace, rules(byGroup)));
+		return new RbacRules(Collections.unmodifiableMap(roles), rules(cluster));
+	}
+
+	private static List<Rule> rules(Map<String, SortedSet<String>> byGroup) {
+		List<Rule> rules = new ArrayList<>();
+		byGroup.forEach((group, resources) -> rules.add(new Rule(group, List.copyOf(resources), VERBS)));
+		return List.copyOf(rules);
+	}
+
+	/**
+	 * Return the rules of the Role each namespace needs, by namespace (sorted).
+	 * @return the Role rules
+	 */
+	public Map<String, List<Rule>> getRoles() {
+		return this.roles;
+	}
+
+	/**
+	 * Return the rules of the ClusterRole; empty when every informer is namespaced to named
+	 * namespaces.
+	 * @return the ClusterRole rules
+	 */
+	public List<Rule> getClusterRole() {
+		return this.clusterRole;
+	}
+
+	/**
+	 * Render the rules as Kubernetes manifests: a Role and RoleBinding per namespace and, if
+	 * needed, a ClusterRole and ClusterRoleBinding, all bound to one ServiceAccount.
+	 * @param name the name of the roles, bindings and ServiceAccount
+	 * @param serviceAccountNamespace the namespace of the ServiceAccount
+	 * @return multi-document YAML
+	 */
+	public String toYaml(String name, String serviceAccountNamespace) {
+		StringBuilder yaml = new StringBuilder();
+		String subjects = "subjects:\n  - kind: ServiceAccount\n    name: " + name + "\n    namespace: "
+				+ serviceAccountNamespace + "\n";
+		if (!this.clusterRole.isEmpty()) {
+			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: ")
+				.append(name)
+				.append('\n');
+			appendRules(yaml, this.clusterRole);
+			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: ")
+				.append(name)
+				.append("\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: ")
+				.append(name)
+				.append('\n')
+				.append(subjects);
+		}
+		this.roles.forEach((namespace, rules) -> {
+			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: ")
+				.append(name)
+				.append("\n  namespace: ")
+				.append(namespace)
+				.append('\n');
+			appendRules(yaml, rules);
+			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: ")
+				.append(name)
+				.append("\n  namespace: ")
+				.append(namespace)
+				.append("\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: ")
+				.append(name)
+				.append('\n')
+				.append(subjects);
+		});
+		return yaml.toString();
+	}
+
+	private static void appendRules(StringBuilder yaml, List<Rule> rules) {
+		yaml.append("rules:\n");
+		for (Rule rule : rules) {
+			yaml.append("  - apiGroups: [\"")
+				.append(rule.apiGroup())
+				.append("\"]\n    resources: [")
+				.append(String.join(", ", rule.resources()))
+				.append("]\n    verbs: [")
+				.append(String.join(", ", rule.verbs()))
+				.append("]\n");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "RbacRules[roles=" + this.roles + ", clusterRole=" + this.clusterRole + "]";
+	}
+
+	/**
+	 * One RBAC policy rule.
+	 *
+	 * @param apiGroup the API group, empty for the core group
+	 * @param resources the plural resource names
+	 * @param verbs the verbs
+	 */
+	public record Rule(String apiGroup, List<String> resources, List<String> verbs) {
+
+	}
+
+}

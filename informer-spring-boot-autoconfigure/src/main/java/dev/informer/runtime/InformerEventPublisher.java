@@ -1,0 +1,135 @@
+package dev.informer.runtime;
+
+import java.util.Collection;
+import java.util.function.BooleanSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.AbstractApplicationEventMulticaster;
+import org.springframework.context.support.AbstractApplicationContext;
+import org.springframework.core.ResolvableType;
+
+/**
+ * Delivers informer events to the application's listeners, one listener at a time, so that a
+ * listener that throws neither stops the informer nor keeps other listeners from the event.
+ * <p>
+ * The context's own {@code applicationEventMulticaster} stops at the first listener that
+ * throws and is the application's to configure, so it is left alone: this publisher finds
+ * the same listeners (every {@code @EventListener} method and {@link ApplicationListener}
+ * bean, with their conditions and order) and invokes them itself.
+ */
+public class InformerEventPublisher {
+
+	private static final Log logger = LogFactory.getLog(InformerEventPublisher.class);
+
+	private final ListenerLookup listeners = new ListenerLookup();
+
+	/**
+	 * Register a listener.
+	 * @param listener the listener
+	 */
+	public void addListener(ApplicationListener<?> listener) {
+		this.listeners.addApplicationListener(listener);
+	}
+
+	/**
+	 * Register the listeners of an application context: its {@code @EventListener}
+	 * methods and its {@link ApplicationListener} beans. Call once all singletons exist.
+	 * @param context the application context
+	 */
+	public void addListenersOf(ApplicationContext context) {
+		if (context instanceof AbstractApplicationContext abstractContext) {
+			abstractContext.getApplicationListeners().forEach(this.listeners::addApplicationListener);
+		}
+		BeanFactory beanFactory = context.getAutowireCapableBeanFactory();
+		this.listeners.setBeanFactory(beanFactory);
+		for (String name : context.getBeanNamesForType(ApplicationListener.class, true, false)) {
+			this.listeners.addApplicationListenerBean(name);
+		}
+	}
+
+	/**
+	 * Deliver an event to every listener that supports it. Failures are logged and counted,
+	 * never thrown.
+	 * @param event the event
+	 * @return the number of listeners that threw
+	 */
+	public int publish(ApplicationEvent event) {
+		return publish(event, () -> true);
+	}
+
+	/**
+	 * Deliver an event to every listener that supports it while {@code proceed} holds:
+	 * checked before each listener, so that an event being delivered when its informer
+	 * stops reaches no further listener. Failures are logged and counted, never thrown.
+	 * @param event the event
+	 * @param proceed whether to go on to the next listener
+	 * @return the number of listeners that threw
+	 */
+	public int publish(ApplicationEvent event, BooleanSupplier proceed) {
+		int failures = 0;
+		for (ApplicationListener<?> listener : this.listeners.listenersFor(event)) {
+			if (!proceed.getAsBoolean()) {
+				break;
+			}
+			try {
+				invoke(listener, event);
+			}
+			catch (ClassCastException ex) {
+				if (!isUnresolvableLambda(ex, event)) {
+					failures++;
+					logger.error("Listener " + listener + " failed on " + event
+							+ "; later events and other listeners are not affected", ex);
+				}
+			}
+			catch (Throwable ex) {
+				failures++;
+				logger.error("Listener " + listener + " failed on " + event
+						+ "; later events and other listeners are not affected", ex);
+			}
+		}
+		return failures;
+	}
+
+	/**
+	 * A lambda listener hides its event type, so Spring offers it every event and the cast
+	 * in its bridge method fails; Spring's own multicaster ignores that case too.
+	 */
+	private static boolean isUnresolvableLambda(ClassCastException ex, ApplicationEvent event) {
+		String message = ex.getMessage();
+		return message == null || message.startsWith(event.getClass().getName())
+				|| message.startsWith("class " + event.getClass().getName());
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void invoke(ApplicationListener listener, ApplicationEvent event) {
+		listener.onApplicationEvent(event);
+	}
+
+	/**
+	 * Finds the listeners of an event with Spring's own matching and caching.
+	 */
+	private static final class ListenerLookup extends AbstractApplicationEventMulticaster {
+
+		Collection<ApplicationListener<?>> listenersFor(ApplicationEvent event) {
+			return getApplicationListeners(event, ResolvableType.forInstance(event));
+		}
+
+		@Override
+		public void multicastEvent(ApplicationEvent event) {
+			throw new UnsupportedOperationException("Use InformerEventPublisher.publish");
+		}
+
+		@Override
+		public void multicastEvent(ApplicationEvent event, ResolvableType eventType) {
+			throw new UnsupportedOperationException("Use InformerEventPublisher.publish");
+		}
+
+	}
+
+}

@@ -1,0 +1,678 @@
+package dev.informer.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.backoff.BackOffExecution;
+
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
+import dev.informer.InformerSpec;
+import dev.informer.InformerState;
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.watch.EventType;
+import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.RelistReason;
+
+/**
+ * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
+ * Runs a fabric8 informer and turns its callbacks into events and status; a relist replaces
+ * that fabric8 informer by a new one seeded with what listeners will have seen.
+ * <p>
+ * fabric8's callbacks only hand events to a {@link DeliveryQueue}, which outlives the fabric8
+ * informers: listeners run on the queue's thread, one event at a time and in order, whatever
+ * informer is current. A relist or a replacement therefore never waits for a listener, never
+ * interrupts one, and what the old informer handed on is still delivered before anything of
+ * the new one.
+ *
+ * @param <T> the resource type
+ */
+final class NamespaceInformer<T extends HasMetadata> {
+
+	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+
+	private final ResourceInformer<T> owner;
+
+	private final InformerDefinition<T> definition;
+
+	private final @Nullable String namespace;
+
+	private final WatchStatus status;
+
+	private final Clock clock;
+
+	/** Keys with a resync queued: a cycle that finds one queued adds no second. */
+	private final Set<String> resyncsQueued = ConcurrentHashMap.newKeySet();
+
+	private final AtomicReference<@Nullable BackOffExecution> backOff = new AtomicReference<>();
+
+	private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
+
+	private volatile @Nullable DeliveryQueue queue;
+
+	private volatile @Nullable KubernetesClient client;
+
+	private volatile List<InformerCustomizer> customizers = List.of();
+
+	private volatile @Nullable Generation current;
+
+	private volatile boolean closed;
+
+	private @Nullable ScheduledFuture<?> pendingReplacement;
+
+	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
+		this.owner = owner;
+		this.definition = owner.getDefinition();
+		this.namespace = namespace;
+		this.clock = clock;
+		this.status = new WatchStatus(namespace, this.definition.getDeclaration().getResyncPeriod(), clock,
+				this::stateChanged, owner.getRecovery().availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
+		this.status.live(new WatchStatus.Live() {
+
+			@Override
+			public boolean isOpen() {
+				return isWatching();
+			}
+
+			@Override
+			public int cacheSize() {
+				CachingItemStore<T> store = store();
+				return (store != null) ? store.size() : 0;
+			}
+
+			@Override
+			public long backlog() {
+				return NamespaceInformer.this.backlog();
+			}
+
+			@Override
+			public @Nullable String lastResourceVersion() {
+				SharedIndexInformer<T> informer = informer();
+				return (informer != null) ? informer.lastSyncResourceVersion() : null;
+			}
+
+		});
+	}
+
+	@Nullable String getNamespace() {
+		return this.namespace;
+	}
+
+	WatchStatus getStatus() {
+		return this.status;
+	}
+
+	CompletableFuture<Void> synced() {
+		return this.synced;
+	}
+
+	@Nullable CachingItemStore<T> store() {
+		Generation generation = this.current;
+		return (generation != null) ? generation.store : null;
+	}
+
+	@Nullable SharedIndexInformer<T> informer() {
+		Generation generation = this.current;
+		return (generation != null) ? generation.informer : null;
+	}
+
+	boolean isWatching() {
+		SharedIndexInformer<T> informer = informer();
+		return informer != null && informer.isWatching();
+	}
+
+	/**
+	 * Return the changes not yet handed to listeners: those fabric8 has cached but not yet
+	 * handed on, and those waiting in the delivery queue (resyncs included).
+	 */
+	long backlog() {
+		Generation generation = this.current;
+		DeliveryQueue queue = this.queue;
+		return ((generation != null) ? generation.tracker.backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
+	}
+
+	private static ResourceDefinitionContext context(InformerDefinition<?> definition) {
+		return new ResourceDefinitionContext.Builder().withGroup(definition.getDeclaration().getGroup())
+			.withVersion(definition.getDeclaration().getVersion())
+			.withKind(definition.getDeclaration().getKind())
+			.withPlural(definition.getPlural())
+			.withNamespaced(definition.isNamespaced())
+			.build();
+	}
+
+	/**
+	 * Start watching, once {@code permits} lets this watch list. May be called again after
+	 * {@link #stop()}: the watch then starts afresh, with a new initial list.
+	 */
+	synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			Executor executor, ListPermits permits) {
+		this.client = client;
+		this.customizers = List.copyOf(customizers);
+		if (this.closed) {
+			this.closed = false;
+			this.synced = new CompletableFuture<>();
+			this.status.restarted();
+		}
+		this.resyncsQueued.clear();
+		this.backOff.set(null);
+		this.queue = new DeliveryQueue(executor);
+		Generation generation = new Generation(client, this.customizers);
+		this.current = generation;
+		permits.run(() -> {
+			if (this.current == generation && !this.closed) {
+				generation.start(permits::release);
+			}
+			else {
+				permits.release();
+			}
+		});
+		return this.synced;
+	}
+
+	/**
+	 * Replace the fabric8 informer by a new one seeded with what listeners will have seen
+	 * once the queue is delivered, so that its list delivers only the differences: unchanged
+	 * objects (same resourceVersion) cause no event, changed ones an update, vanished ones a
+	 * delete with final state unknown. Returns at once: events already queued are delivered
+	 * first, and a listener that is busy is neither waited for nor interrupted.
+	 * @param trigger the reason, counted as the relist's trigger
+	 * @return a future that completes when the new informer's list has been delivered
+	 */
+	synchronized CompletableFuture<Void> relist(RelistReason trigger) {
+		KubernetesClient client = this.client;
+		Generation old = this.current;
+		if (this.closed || client == null || old == null) {
+			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
+		}
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
+		Collection<T> seen = old.retire();
+		Generation next = new Generation(client, this.customizers);
+		next.seed(seen);
+		this.status.relistRequested(trigger);
+		this.current = next;
+		next.start(null);
+		return next.listed;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private SharedIndexInformer<T> createInformer(KubernetesClient client) {
+		MixedOperation<T, ?, ?> operation = this.definition.isGeneric()
+				? (MixedOperation) client.genericKubernetesResources(context(this.definition))
+				: client.resources(this.definition.getResourceClass());
+		FilterWatchListDeletable<T, ?, ?> filtered;
+		if (this.namespace != null) {
+			filtered = operation.inNamespace(this.namespace);
+		}
+		else if (this.definition.isNamespaced()) {
+			filtered = operation.inAnyNamespace();
+		}
+		else {
+			filtered = operation;
+		}
+		InformerDeclaration declaration = this.definition.getDeclaration();
+		if (declaration.getLabelSelector() != null) {
+			filtered = filtered.withLabelSelector(declaration.getLabelSelector());
+		}
+		if (declaration.getFieldSelector() != null) {
+			// the whole selector as one key without a value, which fabric8 sends as it is: its
+			// map by field would keep one requirement per field and not escape values
+			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
+		}
+		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
+		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
+	}
+
+	synchronized void stop() {
+		this.closed = true;
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
+		DeliveryQueue queue = this.queue;
+		if (queue != null) {
+			queue.close();
+		}
+		Generation generation = this.current;
+		if (generation != null) {
+			generation.retire();
+		}
+		this.status.transition(InformerState.STOPPED, "stopped");
+		this.synced.cancel(false);
+	}
+
+	/**
+	 * Sample the watch connection and the last resourceVersion into the status, and replace
+	 * a fabric8 informer that stopped working.
+	 */
+	void sample() {
+		Generation generation = this.current;
+		if (this.closed || generation == null) {
+			return;
+		}
+		this.status.watchObserved(generation.informer.isWatching());
+		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
+		checkRecovery(generation);
+	}
+
+	private void checkRecovery(Generation generation) {
+		if (!this.status.isSynced() || !generation.isActive() || !generation.started) {
+			return;
+		}
+		RecoveryOptions recovery = this.owner.getRecovery();
+		if (!generation.informer.isRunning()) {
+			scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer");
+			return;
+		}
+		Instant listedAt = generation.listedAt;
+		if (generation.listing || listedAt == null) {
+			// fabric8 is listing, or retrying its list until the server answers: a replacement
+			// would only start the same list again, from the beginning
+			return;
+		}
+		Instant notWatchingSince = this.status.getNotWatchingSince();
+		if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
+			scheduleReplacement(RelistReason.FLAPPING, "the watch keeps failing ("
+					+ this.status.getReconnectsWithin(recovery.availabilityWindow()) + " reconnects in "
+					+ recovery.availabilityWindow().toSeconds() + " s)");
+		}
+		else if (notWatchingSince != null) {
+			// the watch of this informer cannot have been lost before its last list
+			Instant since = notWatchingSince.isAfter(listedAt) ? notWatchingSince : listedAt;
+			if (Duration.between(since, this.clock.instant()).compareTo(recovery.replaceStalledAfter()) > 0) {
+				scheduleReplacement(RelistReason.STALLED,
+						"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
+			}
+		}
+		else if (this.status.getWatchAvailability() >= 0.9) {
+			this.backOff.set(null);
+		}
+	}
+
+	/**
+	 * Stop the current fabric8 informer now and start a replacement, seeded with what
+	 * listeners will have seen, after the next backoff interval. The old cache stays readable
+	 * meanwhile and nothing is requested from the API server.
+	 */
+	synchronized void scheduleReplacement(RelistReason reason, String why) {
+		ScheduledExecutorService scheduler = this.owner.getScheduler();
+		Generation generation = this.current;
+		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null
+				|| !generation.isActive()) {
+			return;
+		}
+		BackOffExecution execution = this.backOff.get();
+		if (execution == null) {
+			execution = this.owner.getRecovery().backOff().start();
+			this.backOff.set(execution);
+		}
+		long delay = execution.nextBackOff();
+		if (delay == BackOffExecution.STOP) {
+			execution = this.owner.getRecovery().backOff().start();
+			this.backOff.set(execution);
+			delay = execution.nextBackOff();
+		}
+		generation.retire();
+		this.status.transition(InformerState.RECONNECTING, "replacing in " + delay + " ms: " + why);
+		logger.warn("Informer '" + this.definition.getName() + "'" + where() + ": " + why
+				+ "; replacing it with a fresh informer in " + delay + " ms");
+		this.pendingReplacement = scheduler.schedule(() -> replace(reason), delay, TimeUnit.MILLISECONDS);
+	}
+
+	private synchronized void replace(RelistReason reason) {
+		this.pendingReplacement = null;
+		if (this.closed) {
+			return;
+		}
+		try {
+			this.status.resetAvailability();
+			relist(reason);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed ("
+					+ describe(ex) + "); trying again");
+			scheduleReplacement(reason, "the replacement failed");
+		}
+	}
+
+	private String where() {
+		return (this.namespace != null) ? " in namespace " + this.namespace : "";
+	}
+
+	/**
+	 * Publish a state change in order with the events: from the queue when it runs, else
+	 * (stopped, or told from the delivery thread itself) at once.
+	 */
+	private void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
+		DeliveryQueue queue = this.queue;
+		if (queue == null || queue.isClosed() || queue.isDelivering()) {
+			this.owner.stateChanged(status, previous, current, cause);
+		}
+		else {
+			queue.marker(() -> this.owner.stateChanged(status, previous, current, cause));
+		}
+	}
+
+	private static String describe(Throwable ex) {
+		int code = KubernetesErrors.httpCode(ex);
+		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
+				+ KubernetesErrors.message(ex);
+	}
+
+	/**
+	 * One fabric8 informer with its cache. Once retired (stopped or replaced by a relist) it
+	 * hands nothing more to the queue and no longer touches the status; what it handed on
+	 * before is still delivered.
+	 */
+	private final class Generation implements ResourceEventHandler<T>, ExceptionHandler {
+
+		private final SharedIndexInformer<T> informer;
+
+		private final CachingItemStore<T> store;
+
+		private final DeliveryTracker<T> tracker = new DeliveryTracker<>();
+
+		private final CompletableFuture<Void> listed = new CompletableFuture<>();
+
+		/** Guards handing events to the queue against retirement. */
+		private final Object handoff = new Object();
+
+		private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
+		private volatile boolean retired;
+
+		// guarded by handoff
+		private @Nullable Collection<T> seenAtRetirement;
+
+		private volatile boolean started;
+
+		/** Between fabric8's onBeforeList and its onList, retries of a failed list included. */
+		private volatile boolean listing;
+
+		private volatile @Nullable Instant listedAt;
+
+		Generation(KubernetesClient client, List<InformerCustomizer> customizers) {
+			this.informer = createInformer(client);
+			List<Consumer<? super T>> transforms = new ArrayList<>();
+			Spec spec = new Spec(this.informer, transforms);
+			for (InformerCustomizer customizer : customizers) {
+				customizer.customize(spec);
+			}
+			boolean strip = NamespaceInformer.this.definition.getDeclaration().isStripManagedFields();
+			this.store = new CachingItemStore<>(strip, transforms, this.tracker, this::transformFailed);
+			this.informer.itemStore(this.store);
+			this.informer.exceptionHandler(this);
+			this.informer.addEventHandler(this);
+		}
+
+		void seed(Collection<T> initialState) {
+			this.store.expectInitialState(initialState);
+			// fabric8 then lists afresh (not from the watch cache) and compares resourceVersions
+			this.informer.initialState(List.copyOf(initialState).stream());
+		}
+
+		/**
+		 * Start the fabric8 informer.
+		 * @param releasePermit run once when the first list completed or failed, or
+		 * {@code null}
+		 */
+		void start(@Nullable Runnable releasePermit) {
+			this.permit.set(releasePermit);
+			this.started = true;
+			// fabric8 stops an informer for good on some errors: replace it, do not let it
+			// sit dead while health says UP
+			this.informer.stopped().whenComplete((result, ex) -> {
+				if (isActive() && NamespaceInformer.this.status.isSynced()) {
+					scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer"
+							+ ((ex != null) ? " (" + describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
+				}
+			});
+			this.informer.start().whenComplete((result, ex) -> {
+				releasePermit();
+				if (ex != null && isActive()) {
+					Throwable cause = KubernetesErrors.unwrap(ex);
+					NamespaceInformer.this.status.transition(InformerState.FAILED, describe(cause));
+					this.listed.completeExceptionally(cause);
+					NamespaceInformer.this.synced.completeExceptionally(cause);
+				}
+			});
+		}
+
+		private void releasePermit() {
+			Runnable release = this.permit.getAndSet(null);
+			if (release != null) {
+				release.run();
+			}
+		}
+
+		/**
+		 * Retire this informer: hand nothing more to the queue, stop fabric8's informer, and
+		 * return what listeners will have seen once the queue is delivered: the cache, less
+		 * the changes fabric8 had not handed on (it drops them when it stops).
+		 * @return the objects listeners will have seen, the same on every call
+		 */
+		Collection<T> retire() {
+			Collection<T> seen;
+			synchronized (this.handoff) {
+				if (this.seenAtRetirement == null) {
+					this.retired = true;
+					this.seenAtRetirement = this.tracker.seenByListeners(this.store.snapshot()).values();
+				}
+				seen = this.seenAtRetirement;
+			}
+			this.informer.stop();
+			this.listed.cancel(false);
+			releasePermit();
+			return seen;
+		}
+
+		boolean isActive() {
+			return !this.retired && !NamespaceInformer.this.closed;
+		}
+
+		@Override
+		public void onBeforeList(String resourceVersion) {
+			this.listing = true;
+			queueMarker(NamespaceInformer.this.status::listStarted);
+		}
+
+		@Override
+		public void onList(String resourceVersion, boolean remainedEmpty) {
+			this.listing = false;
+			this.listedAt = NamespaceInformer.this.clock.instant();
+			releasePermit();
+			queueMarker(() -> {
+				if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
+					// publish the synced event first: startup waits on this future, and
+					// listeners of that event must be done before the application goes on
+					NamespaceInformer.this.owner.namespaceSynced();
+					NamespaceInformer.this.synced.complete(null);
+				}
+				this.listed.complete(null);
+			});
+		}
+
+		private void queueMarker(Runnable action) {
+			synchronized (this.handoff) {
+				DeliveryQueue queue = NamespaceInformer.this.queue;
+				if (isActive() && queue != null) {
+					// skipped if this informer retired meanwhile: its successor lists afresh
+					queue.marker(() -> {
+						if (isActive()) {
+							action.run();
+						}
+					});
+				}
+			}
+		}
+
+		@Override
+		public void onAdd(T resource) {
+			handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), resource));
+		}
+
+		@Override
+		public void onUpdate(T oldResource, T newResource) {
+			ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), oldResource, newResource);
+			handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
+		}
+
+		@Override
+		public void onDelete(T resource, boolean deletedFinalStateUnknown) {
+			handOff(resource, EventType.DELETED, new ResourceDeletedEvent<>(NamespaceInformer.this.definition.getName(),
+					NamespaceInformer.this.definition.getResourceClass(), resource, deletedFinalStateUnknown));
+		}
+
+		/**
+		 * Hand an event from fabric8's thread to the queue; the listeners get it there.
+		 */
+		private void handOff(T resource, EventType type, ResourceEvent<T> event) {
+			String key = Cache.metaNamespaceKeyFunc(resource);
+			synchronized (this.handoff) {
+				DeliveryQueue queue = NamespaceInformer.this.queue;
+				if (!isActive() || queue == null) {
+					return;
+				}
+				if (type != EventType.RESYNC) {
+					// resyncs replay the cache: fabric8 queues them without changing it
+					this.tracker.delivered(key);
+					queue.event(() -> deliver(type, event));
+				}
+				else if (NamespaceInformer.this.resyncsQueued.add(key)) {
+					queue.event(() -> {
+						NamespaceInformer.this.resyncsQueued.remove(key);
+						deliver(type, event);
+					});
+				}
+			}
+		}
+
+		private void transformFailed(String key, Throwable ex) {
+			if (isActive()) {
+				NamespaceInformer.this.status.transformFailed(key, ex);
+				logger.warn("Informer '" + NamespaceInformer.this.definition.getName() + "'" + where()
+						+ ": a transform failed on " + key + " (" + ex.getClass().getName()
+						+ "); the object is cached and delivered as it was before that transform");
+				logger.debug("Transform failure on " + key, ex);
+			}
+		}
+
+		@Override
+		public boolean retryAfterException(boolean isStarted, Throwable ex) {
+			try {
+				releasePermit();
+				if (!isActive()) {
+					return false;
+				}
+				WatchStatus status = NamespaceInformer.this.status;
+				status.errorOccurred(ex);
+				// a relist's informer has not started, but the watch had synced before
+				boolean retry = NamespaceInformer.this.owner.getRetryPolicy()
+					.shouldRetry(isStarted || status.isSynced(), ex);
+				String name = NamespaceInformer.this.definition.getName();
+				if (retry) {
+					logger.warn("Informer '" + name + "'" + where() + ": " + describe(ex) + "; retrying with backoff");
+				}
+				else {
+					logger.error("Informer '" + name + "'" + where() + ": " + describe(ex) + "; not retrying");
+				}
+				return retry;
+			}
+			catch (Throwable unexpected) {
+				// fabric8 wedges an informer whose exception handler throws: retry instead
+				logger.error("Informer '" + NamespaceInformer.this.definition.getName()
+						+ "': handling an error failed; retrying anyway", unexpected);
+				return true;
+			}
+		}
+
+	}
+
+	/**
+	 * Deliver an event to the listeners, on the queue's thread.
+	 */
+	private void deliver(EventType type, ResourceEvent<T> event) {
+		if (this.closed) {
+			return;
+		}
+		long started = System.nanoTime();
+		// stopped while a listener had this event: the next listeners must not get it
+		int failures = this.owner.getPublisher().publish(event, () -> !this.closed);
+		Duration duration = Duration.ofNanos(System.nanoTime() - started);
+		this.status.eventDelivered(type, failures);
+		this.owner.getDeliveryObserver().delivered(this.owner, this.status, type, duration, failures);
+	}
+
+	/**
+	 * The view customizers get of this informer before it starts.
+	 */
+	private final class Spec implements InformerSpec<T> {
+
+		private final SharedIndexInformer<T> informer;
+
+		private final List<Consumer<? super T>> transforms;
+
+		Spec(SharedIndexInformer<T> informer, List<Consumer<? super T>> transforms) {
+			this.informer = informer;
+			this.transforms = transforms;
+		}
+
+		@Override
+		public InformerDefinition<T> getDefinition() {
+			return NamespaceInformer.this.definition;
+		}
+
+		@Override
+		public @Nullable String getNamespace() {
+			return NamespaceInformer.this.namespace;
+		}
+
+		@Override
+		public SharedIndexInformer<T> getInformer() {
+			return this.informer;
+		}
+
+		@Override
+		public void addTransform(Consumer<? super T> transform) {
+			this.transforms.add(transform);
+		}
+
+	}
+
+}

@@ -1,0 +1,430 @@
+package dev.informer.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerDefinition;
+import dev.informer.InformerState;
+import dev.informer.ResourceCache;
+import dev.informer.event.InformerStateChangedEvent;
+import dev.informer.event.InformerSyncedEvent;
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchedInformer;
+
+/**
+ * One declared informer: one fabric8 informer per declared namespace (or one for all), a
+ * cache over all of them, and the status of each.
+ *
+ * @param <T> the resource type
+ */
+public final class ResourceInformer<T extends HasMetadata> implements WatchedInformer<T> {
+
+	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+
+	private final InformerDefinition<T> definition;
+
+	private final InformerEventPublisher publisher;
+
+	private final RetryPolicy retryPolicy;
+
+	private final Clock clock;
+
+	private final List<NamespaceInformer<T>> parts;
+
+	private final ResourceCache<T> cache = new CombinedCache();
+
+	private final AtomicBoolean syncPublished = new AtomicBoolean();
+
+	private volatile @Nullable Instant startedAt;
+
+	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
+
+	private final RecoveryOptions recovery;
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	private @Nullable ExecutorService executor;
+
+	/**
+	 * Create an informer; nothing runs until {@link #start}.
+	 * @param definition what to watch
+	 * @param publisher where to deliver events
+	 * @param retryPolicy what to do on errors
+	 * @param clock the clock for status times
+	 */
+	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
+			RetryPolicy retryPolicy, Clock clock) {
+		this(definition, publisher, retryPolicy, RecoveryOptions.DEFAULT, clock);
+	}
+
+	/**
+	 * Create an informer; nothing runs until {@link #start}.
+	 * @param definition what to watch
+	 * @param publisher where to deliver events
+	 * @param retryPolicy what to do on errors
+	 * @param recovery when to replace a fabric8 informer that stopped working
+	 * @param clock the clock for status times
+	 */
+	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
+			RetryPolicy retryPolicy, RecoveryOptions recovery, Clock clock) {
+		this.recovery = recovery;
+		this.definition = definition;
+		this.publisher = publisher;
+		this.retryPolicy = retryPolicy;
+		this.clock = clock;
+		List<String> namespaces = definition.getDeclaration().getNamespaces();
+		List<NamespaceInformer<T>> created = new ArrayList<>();
+		if (namespaces.isEmpty()) {
+			created.add(new NamespaceInformer<>(this, null, clock));
+		}
+		else {
+			namespaces.forEach((namespace) -> created.add(new NamespaceInformer<>(this, namespace, clock)));
+		}
+		this.parts = Collections.unmodifiableList(created);
+	}
+
+	/**
+	 * Return what this informer watches.
+	 * @return the definition
+	 */
+	@Override
+	public InformerDefinition<T> getDefinition() {
+		return this.definition;
+	}
+
+	/**
+	 * Return the informer's name.
+	 * @return the name
+	 */
+	@Override
+	public String getName() {
+		return this.definition.getName();
+	}
+
+	/**
+	 * Return the cache.
+	 * @return the cache
+	 */
+	@Override
+	public ResourceCache<T> getCache() {
+		return this.cache;
+	}
+
+	/**
+	 * Return each watch, in declaration order of the namespaces.
+	 * @return the watches
+	 */
+	@Override
+	public List<Watch> getWatches() {
+		return this.parts.stream().<Watch>map(NamespaceInformer::getStatus).toList();
+	}
+
+	/**
+	 * Return whether every namespace has delivered its initial list.
+	 * @return whether synced
+	 */
+	@Override
+	public boolean isSynced() {
+		return this.parts.stream().allMatch((part) -> part.getStatus().isSynced());
+	}
+
+	/**
+	 * Return when {@link #start} was called.
+	 * @return the start time, or {@code null} if not started
+	 */
+	@Override
+	public @Nullable Instant getStartedAt() {
+		return this.startedAt;
+	}
+
+	/**
+	 * Return whether every fabric8 informer currently has an open watch.
+	 * @return whether watching
+	 */
+	@Override
+	public boolean isWatching() {
+		return this.parts.stream().allMatch(NamespaceInformer::isWatching);
+	}
+
+	/**
+	 * Sample every watch's connection and resourceVersion into its status. Called by
+	 * {@link WatchMonitor} every {@link WatchMonitor#DEFAULT_PERIOD sampling period}.
+	 */
+	public void sampleWatches() {
+		this.parts.forEach(NamespaceInformer::sample);
+	}
+
+	/**
+	 * Add an observer of delivered events. An observer that throws is logged and does not
+	 * keep other observers from the event.
+	 * @param observer the observer
+	 */
+	@Override
+	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
+		this.deliveryObserver = this.deliveryObserver.andThen((informer, watch, type, duration, failedListeners) -> {
+			try {
+				observer.delivered(informer, watch, type, duration, failedListeners);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"
+						+ getName() + "'; other observers and later events are not affected", ex);
+			}
+		});
+	}
+
+	InformerEventPublisher getPublisher() {
+		return this.publisher;
+	}
+
+	DeliveryObserver getDeliveryObserver() {
+		return this.deliveryObserver;
+	}
+
+	RetryPolicy getRetryPolicy() {
+		return this.retryPolicy;
+	}
+
+	RecoveryOptions getRecovery() {
+		return this.recovery;
+	}
+
+	@Nullable ScheduledExecutorService getScheduler() {
+		return this.scheduler;
+	}
+
+	/**
+	 * Use a scheduler to replace fabric8 informers that stopped working; without one (the
+	 * informer runs without a {@link WatchMonitor}) fabric8's own retries are all there is.
+	 * @param scheduler the scheduler, or {@code null} to stop replacing
+	 */
+	void useScheduler(@Nullable ScheduledExecutorService scheduler) {
+		this.scheduler = scheduler;
+	}
+
+	/**
+	 * Start every fabric8 informer.
+	 * @param client the client
+	 * @param customizers the customizers to apply before each start
+	 * @return a future that completes when every namespace has synced, or fails when one
+	 * gave up
+	 */
+	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers) {
+		return start(client, customizers, ListPermits.UNLIMITED);
+	}
+
+	/**
+	 * Start every fabric8 informer, each namespace's initial list once {@code permits} lets
+	 * it. An informer stopped before may be started again: it then lists afresh.
+	 * @param client the client
+	 * @param customizers the customizers to apply before each start
+	 * @param permits the cap on concurrent initial lists, shared by the informers
+	 * @return a future that completes when every namespace has synced, or fails when one
+	 * gave up
+	 */
+	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			ListPermits permits) {
+		this.startedAt = this.clock.instant();
+		this.syncPublished.set(false);
+		ExecutorService executor = deliveryExecutor();
+		this.executor = executor;
+		CompletableFuture<Void> result = new CompletableFuture<>();
+		List<CompletableFuture<Void>> synced = new ArrayList<>();
+		for (NamespaceInformer<T> part : this.parts) {
+			CompletableFuture<Void> partSynced = part.start(client, customizers, executor, permits);
+			partSynced.whenComplete((ignored, ex) -> {
+				if (ex != null) {
+					result.completeExceptionally(ex);
+				}
+			});
+			synced.add(partSynced);
+		}
+		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> result.complete(null));
+		return result;
+	}
+
+	/**
+	 * Threads for listeners: one per namespace while it has events to deliver, none when
+	 * idle.
+	 */
+	private ExecutorService deliveryExecutor() {
+		AtomicInteger threads = new AtomicInteger();
+		ThreadFactory factory = (runnable) -> {
+			Thread thread = new Thread(runnable, "informer-" + getName() + "-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+		return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
+	}
+
+	/**
+	 * Rebuild the cache from a fresh list, delivering only real differences as events:
+	 * unchanged objects (same resourceVersion) cause none, changed ones a
+	 * {@link dev.informer.event.ResourceUpdatedEvent}, vanished ones a
+	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones a
+	 * {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer is
+	 * replaced by a new one seeded with what listeners will have seen once the events already
+	 * queued are delivered; customizers run again for it (transforms run on the listed objects
+	 * that changed, not on the seeded ones). Returns at once, without waiting for listeners.
+	 * Counted as a relist of reason {@link RelistReason#MANUAL}.
+	 * @return a future that completes when every namespace's list has been delivered
+	 * @throws IllegalStateException if the informer is not running
+	 */
+	@Override
+	public CompletableFuture<Void> relist() {
+		return relist(RelistReason.MANUAL);
+	}
+
+	/**
+	 * Rebuild the cache from a fresh list, as {@link #relist()} does, counted under the
+	 * given reason (for example to replace a failed watch).
+	 * @param reason the reason the relist is counted under
+	 * @return a future that completes when every namespace has listed
+	 * @throws IllegalStateException if the informer is not running
+	 */
+	public CompletableFuture<Void> relist(RelistReason reason) {
+		List<CompletableFuture<Void>> listed = new ArrayList<>();
+		for (NamespaceInformer<T> part : this.parts) {
+			listed.add(part.relist(reason));
+		}
+		return CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new));
+	}
+
+	/**
+	 * Stop every fabric8 informer. No event is published after this returns; a listener
+	 * still running is interrupted (and not waited for), as a task executor interrupts its
+	 * tasks on shutdown. A relist or a replacement never interrupts a listener.
+	 */
+	public synchronized void stop() {
+		this.parts.forEach(NamespaceInformer::stop);
+		ExecutorService executor = this.executor;
+		if (executor != null) {
+			executor.shutdownNow();
+			this.executor = null;
+		}
+	}
+
+	/**
+	 * Return the namespaces that failed, with their errors.
+	 * @return the failed watches
+	 */
+	public List<WatchStatus> getUnsynced() {
+		return this.parts.stream().map(NamespaceInformer::getStatus).filter((status) -> !status.isSynced()).toList();
+	}
+
+	void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
+		this.publisher
+			.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
+	}
+
+	void namespaceSynced() {
+		if (isSynced() && this.syncPublished.compareAndSet(false, true)) {
+			Instant started = this.startedAt;
+			Duration timeToSync = (started != null) ? Duration.between(started, this.clock.instant()) : Duration.ZERO;
+			this.publisher.publish(new InformerSyncedEvent(getName(), this.cache.size(), timeToSync));
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ResourceInformer[" + this.definition + "]";
+	}
+
+	private Stream<CachingItemStore<T>> stores() {
+		return this.parts.stream().map(NamespaceInformer::store).filter((store) -> store != null);
+	}
+
+	/**
+	 * The cache over all namespaces.
+	 */
+	private final class CombinedCache implements ResourceCache<T> {
+
+		@Override
+		public Optional<T> get(@Nullable String namespace, String name) {
+			String key = (namespace != null) ? Cache.namespaceKeyFunc(namespace, name) : name;
+			return stores().map((store) -> store.get(key)).filter((value) -> value != null).findFirst();
+		}
+
+		@Override
+		public List<T> list() {
+			return stores().flatMap(CachingItemStore::values).toList();
+		}
+
+		/**
+		 * Read only the objects of the namespace: those of the watch of that namespace, or
+		 * those fabric8's namespace index holds for it in a watch of all namespaces.
+		 */
+		@Override
+		public List<T> list(String namespace) {
+			List<T> result = new ArrayList<>();
+			for (NamespaceInformer<T> part : ResourceInformer.this.parts) {
+				String watched = part.getNamespace();
+				if (watched == null) {
+					result.addAll(listAllNamespacesPart(part, namespace));
+				}
+				else if (watched.equals(namespace)) {
+					CachingItemStore<T> store = part.store();
+					if (store != null) {
+						store.values().forEach(result::add);
+					}
+				}
+			}
+			return Collections.unmodifiableList(result);
+		}
+
+		private List<T> listAllNamespacesPart(NamespaceInformer<T> part, String namespace) {
+			SharedIndexInformer<T> informer = part.informer();
+			if (informer == null) {
+				return List.of();
+			}
+			Indexer<T> indexer = informer.getIndexer();
+			try {
+				return indexer.byIndex(Cache.NAMESPACE_INDEX, namespace);
+			}
+			catch (IllegalArgumentException ex) {
+				// a customizer removed fabric8's default index (asking for it takes no lock,
+				// unlike listing the indexes)
+				return indexer.list()
+					.stream()
+					.filter((value) -> namespace.equals(value.getMetadata().getNamespace()))
+					.toList();
+			}
+		}
+
+		@Override
+		public int size() {
+			return stores().mapToInt(CachingItemStore::size).sum();
+		}
+
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.informer.watch;
+
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+
+/**
+ * The types of delivered events, as counted in {@link Watch#getEvents()} and tagged
+ * {@code type} in metrics with {@link #tagValue()}.
+ */
+public enum EventType {
+
+	/**
+	 * A resource appeared: {@link dev.informer.event.ResourceAddedEvent}.
+	 */
+	ADDED("added"),
+
+	/**
+	 * A resource changed: {@link dev.informer.event.ResourceUpdatedEvent} that is not a resync.
+	 */
+	UPDATED("updated"),
+
+	/**
+	 * A resource disappeared: {@link dev.informer.event.ResourceDeletedEvent}.
+	 */
+	DELETED("deleted"),
+
+	/**
+	 * A cached resource was replayed on the resync period: a
+	 * {@link dev.informer.event.ResourceUpdatedEvent} with {@code isResync()}.
+	 */
+	RESYNC("resync");
+
+	private final String tagValue;
+
+	EventType(String tagValue) {
+		this.tagValue = tagValue;
+	}
+
+	/**
+	 * Return the value used in metric tags and in the {@code informers} endpoint, for
+	 * example {@code added}.
+	 * @return the tag value
+	 */
+	public String tagValue() {
+		return this.tagValue;
+	}
+
+	@Override
+	public String toString() {
+		return this.tagValue;
+	}
+
+}

@@ -1,0 +1,263 @@
+package dev.informer.watch;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.InformerState;
+
+/**
+ * What one watch (one fabric8 informer: a namespace of an informer, or all of it) has done:
+ * state, list cycles, resyncs, errors and event counts, and what it holds now. Read by
+ * health, metrics and the actuator endpoint. Never holds resource data.
+ * <p>
+ * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
+ * closes a watch to rotate it (every 5 to 10 minutes) or loses the connection, so
+ * {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last sample of
+ * the runtime's watch monitor, and a loss shorter than the sampling period may go uncounted
+ * in {@link #getReconnects()}. {@link #isOpen()} asks fabric8 now.
+ */
+public interface Watch {
+
+	/**
+	 * Return the namespace, {@code null} for all namespaces or cluster scope.
+	 * @return the namespace
+	 */
+	@Nullable String getNamespace();
+
+	/**
+	 * Return the current state.
+	 * @return the state
+	 */
+	InformerState getState();
+
+	/**
+	 * Return when the current state began.
+	 * @return the time of the last transition
+	 */
+	Instant getStateSince();
+
+	/**
+	 * Return whether the initial list has been delivered to listeners.
+	 * @return whether synced
+	 */
+	boolean isSynced();
+
+	/**
+	 * Return when the initial list had been delivered.
+	 * @return the sync time or {@code null}
+	 */
+	@Nullable Instant getSyncedAt();
+
+	/**
+	 * Return whether the watch was open when last sampled.
+	 * @return whether watching
+	 */
+	boolean isWatching();
+
+	/**
+	 * Return whether fabric8's watch is open now, without waiting for a sample.
+	 * @return whether the watch is open
+	 */
+	boolean isOpen();
+
+	/**
+	 * Return since when the watch has been known not to be open: since the end of the last
+	 * list (the watch opens right after it), or since a sample or an error found it lost.
+	 * @return the time, or {@code null} while watching (or before the first list)
+	 */
+	@Nullable Instant getNotWatchingSince();
+
+	/**
+	 * Return the number of objects this watch has cached.
+	 * @return the cache size
+	 */
+	int getCacheSize();
+
+	/**
+	 * Return how many changes this watch has applied to its cache but not yet delivered to
+	 * listeners: a backlog that grows when listeners are slower than the changes.
+	 * @return the number of undelivered changes
+	 */
+	long getBacklog();
+
+	/**
+	 * Return the last resourceVersion this watch has seen (from an event, a bookmark or a
+	 * list).
+	 * @return the resource version or {@code null}
+	 */
+	@Nullable String getLastResourceVersion();
+
+	/**
+	 * Return when the last event was delivered.
+	 * @return the time or {@code null}
+	 */
+	@Nullable Instant getLastEventAt();
+
+	/**
+	 * Return when the watch last made progress: the later of the last delivered event and
+	 * the last observed change of resourceVersion (which bookmarks also advance).
+	 * @return the time or {@code null}
+	 */
+	@Nullable Instant getLastActivityAt();
+
+	/**
+	 * Return the last completed list.
+	 * @return the list cycle or {@code null}
+	 */
+	@Nullable ListCycle getLastList();
+
+	/**
+	 * Return the number of completed lists, the initial one included.
+	 * @return the list count
+	 */
+	long getListCount();
+
+	/**
+	 * Return the time spent in all completed lists.
+	 * @return the total list time
+	 */
+	Duration getListTotalTime();
+
+	/**
+	 * Return the last error.
+	 * @return the error or {@code null}
+	 */
+	@Nullable WatchError getLastError();
+
+	/**
+	 * Return the number of errors since the last successful list.
+	 * @return the consecutive failures
+	 */
+	int getConsecutiveFailures();
+
+	/**
+	 * Return how often the watch was lost after the informer had synced. A loss counts once
+	 * however many attempts the reconnect takes.
+	 * @return the reconnect count
+	 */
+	long getReconnects();
+
+	/**
+	 * Return the relists after the initial list, by the {@link RelistReason#tagValue() tag
+	 * value} of their reason, sorted.
+	 * @return relist counts by reason
+	 */
+	Map<String, Long> getRelists();
+
+	/**
+	 * Return the relists of one reason.
+	 * @param reason the reason
+	 * @return the count
+	 */
+	long getRelistCount(RelistReason reason);
+
+	/**
+	 * Return the number of relists after the initial list.
+	 * @return the relist count
+	 */
+	long getRelistCount();
+
+	/**
+	 * Return the events delivered, by the {@link EventType#tagValue() tag value} of their
+	 * type, sorted.
+	 * @return event counts by type
+	 */
+	Map<String, Long> getEvents();
+
+	/**
+	 * Return the events of one type delivered.
+	 * @param type the event type
+	 * @return the count
+	 */
+	long getEventCount(EventType type);
+
+	/**
+	 * Return how often a listener threw.
+	 * @return the listener failure count
+	 */
+	long getListenerFailures();
+
+	/**
+	 * Return the resync period, zero when resync is disabled.
+	 * @return the resync period
+	 */
+	Duration getResyncPeriod();
+
+	/**
+	 * Return the number of resync cycles: bursts of resync events, one per resync period.
+	 * @return the resync cycle count
+	 */
+	long getResyncCount();
+
+	/**
+	 * Return the time spent in all resync cycles, each measured from its first to its last
+	 * resync event.
+	 * @return the total resync time
+	 */
+	Duration getResyncTotalTime();
+
+	/**
+	 * Return when the last resync event was delivered.
+	 * @return the time or {@code null}
+	 */
+	@Nullable Instant getLastResyncAt();
+
+	/**
+	 * Return how long the last (or current) resync cycle took from its first to its last
+	 * event.
+	 * @return the duration or {@code null} before the first resync
+	 */
+	@Nullable Duration getLastResyncDuration();
+
+	/**
+	 * Return when the next resync is due: a period after the last cycle started, or after
+	 * the sync before the first cycle.
+	 * @return the time or {@code null} when resync is disabled or the watch has not synced
+	 */
+	@Nullable Instant getNextResyncAt();
+
+	/**
+	 * Return the share of the last samples (over the availability window) in which the
+	 * watch was open, or a negative value until the window is full. A watch the server keeps
+	 * failing reconnects every second or so and is open only a fraction of the time, which a
+	 * single "not watching since" never shows.
+	 * @return the availability between 0 and 1, or -1
+	 */
+	double getWatchAvailability();
+
+	/**
+	 * Return how many times the watch was seen lost within the given window.
+	 * @param window the window, ending now
+	 * @return the number of observed reconnects
+	 */
+	int getReconnectsWithin(Duration window);
+
+	/**
+	 * Return how many relists fabric8 started by itself (after 410 Gone or an error) within
+	 * the given window. fabric8 relists at once when a server ends a watch without a message
+	 * or answers 410; a server that keeps doing so makes it relist about once a second while
+	 * the watch looks open.
+	 * @param window the window, ending now
+	 * @return the number of relists
+	 */
+	int getRelistsWithin(Duration window);
+
+	/**
+	 * Return whether the watch keeps failing: open less than the given share of the full
+	 * availability window and lost at least three times within it, or relisted at least
+	 * three times within it. A watch the server keeps closing looks like that; a server that
+	 * is down does not (its watch stays lost, which the watch-loss grace judges).
+	 * @param minAvailability the share of time the watch must be open
+	 * @param window the availability window
+	 * @return whether the watch is flapping
+	 */
+	default boolean isFlapping(double minAvailability, Duration window) {
+		double availability = getWatchAvailability();
+		return (availability >= 0 && availability < minAvailability && getReconnectsWithin(window) >= 3)
+				|| getRelistsWithin(window) >= 3;
+	}
+
+}

@@ -1,0 +1,123 @@
+package dev.informer.watch;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.Informer;
+import dev.informer.InformerState;
+
+/**
+ * Judges the health of one watch from its status.
+ * <ul>
+ * <li>{@code UP} when synced and watching, and while the watch has been lost for no longer
+ * than the grace period: fabric8 closes every watch after 5 to 10 minutes and reconnects in
+ * about a second, and after a failure retries with a backoff that doubles from 1 s to 32 s,
+ * so brief gaps are routine and must not flap health (nor readiness, which would take the
+ * pod out of its Service).</li>
+ * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when the
+ * informer gave up ({@link InformerState#FAILED}), when it has not synced within the
+ * startup timeout, or when the watch keeps failing: open less than half of the last minute
+ * and lost at least three times within the grace period ({@code WatchFlapping}).</li>
+ * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
+ * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
+ * </ul>
+ * When the last error was HTTP 403 and the watch is not open, the reason is
+ * {@code Forbidden}: an RBAC rule is missing.
+ */
+public final class WatchHealthPolicy {
+
+	/**
+	 * The default grace period for a lost watch: 90 s. Longer than fabric8's longest backoff
+	 * (32 s) plus the reconnect and a relist of a large collection, shorter than a typical
+	 * readiness failure budget of a few minutes.
+	 */
+	public static final Duration DEFAULT_WATCH_LOSS_GRACE = Duration.ofSeconds(90);
+
+	/**
+	 * The reason given when the API server denied access.
+	 */
+	public static final String FORBIDDEN = "Forbidden";
+
+	private final Duration watchLossGrace;
+
+	private final Duration startupTimeout;
+
+	/**
+	 * Create a policy.
+	 * @param watchLossGrace how long a watch may be lost before health is down
+	 * @param startupTimeout how long an informer may take to sync before health is down
+	 */
+	public WatchHealthPolicy(Duration watchLossGrace, Duration startupTimeout) {
+		if (watchLossGrace.isNegative()) {
+			throw new IllegalArgumentException("informer.health.watch-loss-grace must not be negative, was "
+					+ watchLossGrace + "; use a duration such as 90s");
+		}
+		this.watchLossGrace = watchLossGrace;
+		this.startupTimeout = startupTimeout;
+	}
+
+	/**
+	 * Return the grace period for a lost watch.
+	 * @return the grace period
+	 */
+	public Duration getWatchLossGrace() {
+		return this.watchLossGrace;
+	}
+
+	/**
+	 * Return how long an informer may take to sync.
+	 * @return the startup timeout
+	 */
+	public Duration getStartupTimeout() {
+		return this.startupTimeout;
+	}
+
+	/**
+	 * Judge one watch.
+	 * @param informer the informer
+	 * @param status one of its watches
+	 * @param now the current time
+	 * @return the health
+	 */
+	public WatchHealth evaluate(Informer<?> informer, Watch status, Instant now) {
+		InformerState state = status.getState();
+		if (state == InformerState.FAILED) {
+			WatchError error = status.getLastError();
+			return new WatchHealth(WatchHealth.Level.DOWN, (error != null) ? error.reason() : "Failed");
+		}
+		if (state == InformerState.STOPPED) {
+			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "Stopped");
+		}
+		if (!status.isSynced()) {
+			Instant started = informer.getStartedAt();
+			if (started == null) {
+				return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "NotStarted");
+			}
+			boolean late = Duration.between(started, now).compareTo(this.startupTimeout) > 0;
+			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
+					isForbidden(status.getLastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
+		}
+		if (status.isFlapping(0.5, this.watchLossGrace)) {
+			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
+		}
+		if (status.isWatching()) {
+			return WatchHealth.UP;
+		}
+		Instant since = status.getNotWatchingSince();
+		if (since == null) {
+			// the monitor has not sampled since the watch was lost: the loss has only just begun
+			since = now;
+		}
+		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;
+		return new WatchHealth(lost ? WatchHealth.Level.DOWN : WatchHealth.Level.UP,
+				isForbidden(status.getLastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
+	}
+
+	// only an error since the watch was lost (or the informer started) explains the loss
+	private static boolean isForbidden(@Nullable WatchError error, Instant since) {
+		return error != null && error.httpCode() == 403 && !error.at().isBefore(since);
+	}
+
+}

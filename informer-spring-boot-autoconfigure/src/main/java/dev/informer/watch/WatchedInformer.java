@@ -1,0 +1,31 @@
+package dev.informer.watch;
+
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+import dev.informer.Informer;
+
+/**
+ * An {@link Informer} with the read model of its watches, for health, metrics and the
+ * {@code informers} endpoint.
+ *
+ * @param <T> the resource type
+ */
+public interface WatchedInformer<T extends HasMetadata> extends Informer<T> {
+
+	/**
+	 * Return the informer's watches: one per declared namespace, in declaration order, or
+	 * one for all namespaces (or a cluster-scoped kind).
+	 * @return the watches
+	 */
+	List<Watch> getWatches();
+
+	/**
+	 * Add an observer of delivered events. An observer that throws is logged and does not
+	 * keep other observers from the event.
+	 * @param observer the observer
+	 */
+	void addDeliveryObserver(DeliveryObserver observer);
+
+}

@@ -1,0 +1,96 @@
+package dev.informer.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
+import dev.informer.InformerState;
+import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.EventType;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+
+/**
+ * Builds informers that are never started and drives their watch statuses by hand, for tests
+ * of what reads them (health, metrics, endpoint).
+ */
+public final class TestWatches {
+
+	private TestWatches() {
+	}
+
+	public static ResourceInformer<ConfigMap> configMaps(Clock clock, InformerEventPublisher publisher,
+			Duration resyncPeriod, String... namespaces) {
+		InformerDeclaration declaration = InformerDeclaration.builder("configmaps")
+			.apiVersion("v1")
+			.kind("ConfigMap")
+			.namespaces(List.of(namespaces))
+			.resyncPeriod(resyncPeriod)
+			.build();
+		return new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+				publisher, RetryPolicy.standard(false), clock);
+	}
+
+	public static ResourceInformer<ConfigMap> configMaps(Clock clock, String... namespaces) {
+		return configMaps(clock, new InformerEventPublisher(), Duration.ZERO, namespaces);
+	}
+
+	public static void sync(Watch watch, int items) {
+		status(watch).listStarted();
+		status(watch).listCompleted(items);
+	}
+
+	public static void watching(Watch watch, boolean open) {
+		status(watch).watchObserved(open);
+	}
+
+	public static void error(Watch watch, Throwable ex) {
+		status(watch).errorOccurred(ex);
+	}
+
+	public static void fail(Watch watch, Throwable ex) {
+		status(watch).errorOccurred(ex);
+		status(watch).transition(InformerState.FAILED, "gave up");
+	}
+
+	public static void relist(Watch watch, RelistReason reason, int items) {
+		status(watch).relistRequested(reason);
+		status(watch).listStarted();
+		status(watch).listCompleted(items);
+	}
+
+	public static void delivered(Watch watch, EventType type, int failedListeners) {
+		status(watch).eventDelivered(type, failedListeners);
+	}
+
+	public static void resourceVersion(Watch watch, String resourceVersion) {
+		status(watch).resourceVersionObserved(resourceVersion);
+	}
+
+	private static WatchStatus status(Watch watch) {
+		return (WatchStatus) watch;
+	}
+
+	public static DeliveryObserver observer(ResourceInformer<?> informer) {
+		return informer.getDeliveryObserver();
+	}
+
+	public static KubernetesClientException forbidden() {
+		return new KubernetesClientException(new StatusBuilder().withCode(403)
+			.withReason("Forbidden")
+			.withMessage("configmaps is forbidden: User \"alice\" cannot watch resource \"configmaps\"")
+			.build());
+	}
+
+	public static KubernetesClientException serverError() {
+		return new KubernetesClientException(
+				new StatusBuilder().withCode(500).withReason("InternalError").withMessage("etcd timeout").build());
+	}
+
+}
