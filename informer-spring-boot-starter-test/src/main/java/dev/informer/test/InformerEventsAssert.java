@@ -48,7 +48,7 @@ public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, I
 	 * @return this
 	 */
 	public InformerEventsAssert receivedAdded(String informer, @Nullable String namespace, String name) {
-		return receivedInOrder(informer, namespace, name, Change.ADDED);
+		return received(informer, namespace, name, Change.ADDED);
 	}
 
 	/**
@@ -59,7 +59,7 @@ public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, I
 	 * @return this
 	 */
 	public InformerEventsAssert receivedUpdated(String informer, @Nullable String namespace, String name) {
-		return receivedInOrder(informer, namespace, name, Change.UPDATED);
+		return received(informer, namespace, name, Change.UPDATED);
 	}
 
 	/**
@@ -70,7 +70,12 @@ public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, I
 	 * @return this
 	 */
 	public InformerEventsAssert receivedDeleted(String informer, @Nullable String namespace, String name) {
-		return receivedInOrder(informer, namespace, name, Change.DELETED);
+		return received(informer, namespace, name, Change.DELETED);
+	}
+
+	private InformerEventsAssert received(String informer, @Nullable String namespace, String name, Change change) {
+		awaitOrFail(informer, namespace, name, (received) -> received.contains(change), "to receive " + change);
+		return this;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -35,11 +36,22 @@ public final class InformerTestAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(KubernetesConnectionDetails.class)
 	KubernetesConnectionDetails informerTestApiServer(Environment environment) {
-		Server server = environment.getProperty(SERVER_PROPERTY, Server.class, Server.AUTO);
-		if (server == Server.REAL || (server == Server.AUTO && RealApiServer.isInstalled())) {
-			return RealApiServer.get();
+		Server server = resolve(Binder.get(environment).bind(SERVER_PROPERTY, Server.class).orElse(Server.AUTO),
+				RealApiServer.isInstalled());
+		return (server == Server.REAL) ? RealApiServer.get() : new MockApiServer();
+	}
+
+	/**
+	 * Resolve {@link Server#AUTO} to the server to start.
+	 * @param requested the server the test asked for
+	 * @param realServerInstalled whether the real server's binaries are installed
+	 * @return {@link Server#REAL} or {@link Server#MOCK}
+	 */
+	static Server resolve(Server requested, boolean realServerInstalled) {
+		if (requested != Server.AUTO) {
+			return requested;
 		}
-		return new MockApiServer();
+		return realServerInstalled ? Server.REAL : Server.MOCK;
 	}
 
 	@Bean

@@ -52,7 +52,7 @@ final class RealApiServer implements KubernetesConnectionDetails {
 		return installedVersion(binaryRoot()).isPresent();
 	}
 
-	private static RealApiServer start(Path root) {
+	static RealApiServer start(Path root) {
 		String version = installedVersion(root).orElseThrow(() -> new IllegalStateException(
 				"@InformerTest(server = REAL) needs kube-apiserver, etcd and kubectl binaries under " + root.resolve("k8s")
 						+ ", in a directory named <version>" + PLATFORM_SUFFIX + ", and there are none. "
@@ -81,7 +81,7 @@ final class RealApiServer implements KubernetesConnectionDetails {
 		return (dir != null && !dir.isBlank()) ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".kubeapitest");
 	}
 
-	private static Optional<String> installedVersion(Path root) {
+	static Optional<String> installedVersion(Path root) {
 		Path k8s = root.resolve("k8s");
 		if (!Files.isDirectory(k8s)) {
 			return Optional.empty();
