@@ -107,6 +107,14 @@ final class RealApiServer implements KubernetesConnectionDetails {
 		return key.toString();
 	}
 
+	/**
+	 * Return the admin kubeconfig.
+	 * @return the kubeconfig as YAML
+	 */
+	String getKubeConfigYaml() {
+		return this.kubeconfig;
+	}
+
 	@Override
 	public Config getConfig() {
 		return Config.fromKubeconfig(this.kubeconfig);
