@@ -23,6 +23,7 @@ final class MockApiServer implements KubernetesConnectionDetails, DisposableBean
 	private final Config config;
 
 	MockApiServer() {
+		MockServerRuntime.check();
 		this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
 				new KubernetesCrudDispatcher(), false);
 		this.server.init();
