@@ -3,6 +3,7 @@ package dev.informer.test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,11 @@ import java.util.stream.Stream;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.log.LogMessage;
 
 /**
  * The real kube-apiserver and etcd of a JVM, started by {@code io.fabric8:kube-api-test} in
@@ -23,6 +28,8 @@ final class RealApiServer implements KubernetesConnectionDetails {
 	private static final String PLATFORM_SUFFIX = "-linux-amd64";
 
 	private static final List<String> BINARIES = List.of("kube-apiserver", "etcd", "kubectl");
+
+	private static final Log logger = LogFactory.getLog(RealApiServer.class);
 
 	private static @Nullable RealApiServer shared;
 
@@ -71,7 +78,10 @@ final class RealApiServer implements KubernetesConnectionDetails {
 			.withApiServerFlag("--advertise-address", "127.0.0.1")
 			.withApiServerFlag("--endpoint-reconciler-type", "none")
 			.build());
+		long started = System.nanoTime();
 		server.start();
+		logger.info(LogMessage.format("Started kube-apiserver %s and etcd from %s in %d ms", version, root,
+				Duration.ofNanos(System.nanoTime() - started).toMillis()));
 		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "informer-test-kube-apiserver-stop"));
 		return new RealApiServer(server.getKubeConfigYaml());
 	}
