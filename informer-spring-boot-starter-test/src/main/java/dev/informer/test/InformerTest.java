@@ -68,6 +68,16 @@ public @interface InformerTest {
 	Server server() default Server.AUTO;
 
 	/**
+	 * Kubernetes manifests (YAML or JSON, as Spring resource locations such as
+	 * {@code classpath:k8s/widgets.yaml}) whose objects are created before the informers
+	 * start, in order. Namespaced objects without a namespace go to the test's namespace.
+	 * After a CustomResourceDefinition, the next object waits until the server serves it.
+	 * @return the manifest locations
+	 */
+	@PropertyMapping(value = "informer.test.manifests", skip = Skip.ON_DEFAULT_VALUE)
+	String[] manifests() default {};
+
+	/**
 	 * Determines if default filtering should be used with
 	 * {@link org.springframework.boot.autoconfigure.SpringBootApplication @SpringBootApplication}.
 	 * By default only components with {@code @EventListener} methods are included.

@@ -1,5 +1,6 @@
 package dev.informer.test;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -11,9 +12,12 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
@@ -32,6 +36,11 @@ public final class InformerTestAutoConfiguration {
 	 * {@link Server#AUTO}.
 	 */
 	static final String SERVER_PROPERTY = "informer.test.server";
+
+	/**
+	 * The property that lists the manifests to create before the informers start.
+	 */
+	static final String MANIFESTS_PROPERTY = "informer.test.manifests";
 
 	@Bean
 	@ConditionalOnMissingBean(KubernetesConnectionDetails.class)
@@ -57,7 +66,7 @@ public final class InformerTestAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KubernetesClient informerTestKubernetesClient(KubernetesConnectionDetails connectionDetails,
-			Environment environment) {
+			Environment environment, ResourceLoader resourceLoader) {
 		Config config = connectionDetails.getConfig();
 		String namespace = environment.getProperty(TestNamespaceContextCustomizerFactory.NAMESPACE_PROPERTY);
 		if (namespace != null) {
@@ -68,6 +77,13 @@ public final class InformerTestAutoConfiguration {
 			client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
 				.create();
 		}
+		List<Resource> manifests = Binder.get(environment)
+			.bind(MANIFESTS_PROPERTY, Bindable.listOf(String.class))
+			.orElse(List.of())
+			.stream()
+			.map(resourceLoader::getResource)
+			.toList();
+		Manifests.apply(client, manifests, InformerEvents.DEFAULT_TIMEOUT);
 		return client;
 	}
 
