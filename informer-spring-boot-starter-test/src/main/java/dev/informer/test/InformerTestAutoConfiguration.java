@@ -1,0 +1,103 @@
+package dev.informer.test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
+
+import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.test.InformerTest.Server;
+
+/**
+ * Auto-configuration of {@link InformerTest @InformerTest}: the Kubernetes API server, a
+ * {@link KubernetesClient} for it that the informers use, and {@link InformerEvents}.
+ * Ordered before {@link InformerAutoConfiguration} so that the informers use this client.
+ */
+@AutoConfiguration(before = InformerAutoConfiguration.class)
+public final class InformerTestAutoConfiguration {
+
+	/**
+	 * The property that chooses the server when {@link InformerTest#server()} is left at
+	 * {@link Server#AUTO}.
+	 */
+	static final String SERVER_PROPERTY = "informer.test.server";
+
+	/**
+	 * The property that lists the manifests to create before the informers start.
+	 */
+	static final String MANIFESTS_PROPERTY = "informer.test.manifests";
+
+	@Bean
+	@ConditionalOnMissingBean(KubernetesConnectionDetails.class)
+	KubernetesConnectionDetails informerTestApiServer(Environment environment) {
+		Server server = resolve(Binder.get(environment).bind(SERVER_PROPERTY, Server.class).orElse(Server.AUTO),
+				RealApiServer.isInstalled());
+		return (server == Server.REAL) ? RealApiServer.get() : new MockApiServer();
+	}
+
+	/**
+	 * Resolve {@link Server#AUTO} to the server to start.
+	 * @param requested the server the test asked for
+	 * @param realServerInstalled whether the real server's binaries are installed
+	 * @return {@link Server#REAL} or {@link Server#MOCK}
+	 */
+	static Server resolve(Server requested, boolean realServerInstalled) {
+		if (requested != Server.AUTO) {
+			return requested;
+		}
+		return realServerInstalled ? Server.REAL : Server.MOCK;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	KubernetesClient informerTestKubernetesClient(KubernetesConnectionDetails connectionDetails,
+			Environment environment, ResourceLoader resourceLoader) {
+		Config config = connectionDetails.getConfig();
+		String namespace = environment.getProperty(TestNamespaceContextCustomizerFactory.NAMESPACE_PROPERTY);
+		if (namespace != null) {
+			config.setNamespace(namespace);
+		}
+		KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+		if (namespace != null && client.namespaces().withName(namespace).get() == null) {
+			client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+				.create();
+		}
+		List<Resource> manifests = Binder.get(environment)
+			.bind(MANIFESTS_PROPERTY, Bindable.listOf(String.class))
+			.orElse(List.of())
+			.stream()
+			.map(resourceLoader::getResource)
+			.toList();
+		Manifests.apply(client, manifests, InformerEvents.DEFAULT_TIMEOUT);
+		return client;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InformerEvents informerEvents(ObjectProvider<InformerProperties> properties) {
+		Set<String> informers = new TreeSet<>();
+		properties.ifAvailable((available) -> available.getResources()
+			.forEach((name, resource) -> {
+				if (resource.isEnabled()) {
+					informers.add(name);
+				}
+			}));
+		return new InformerEvents(informers);
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.informer.test.slice;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+
+import dev.informer.test.InformerEvents;
+import dev.informer.test.InformerTest;
+import dev.informer.test.InformerTest.Server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A CRD and an object of it, created from a manifest before an informer of the new kind
+ * starts, on the mock server.
+ */
+@InformerTest(server = Server.MOCK, manifests = "classpath:k8s/gadgets.yaml",
+		properties = { "informer.resources.gadgets.api-version=test.informer.dev/v1",
+				"informer.resources.gadgets.kind=Gadget",
+				"informer.resources.gadgets.namespaces=${informer.test.namespace}" })
+class InformerTestManifestsMockServerTests {
+
+	@Autowired
+	InformerEvents events;
+
+	@Value("${informer.test.namespace}")
+	String namespace;
+
+	@Test
+	void informerOfTheNewKindListsTheObject() {
+		assertThat(this.events).receivedAdded("gadgets", this.namespace, "g");
+	}
+
+}
