@@ -43,6 +43,7 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
+import dev.informer.watch.WatchSnapshot;
 
 /**
  * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
@@ -304,11 +305,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 			// would only start the same list again, from the beginning
 			return;
 		}
-		Instant notWatchingSince = this.status.getNotWatchingSince();
-		if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
+		WatchSnapshot snapshot = this.status.snapshot();
+		Instant notWatchingSince = snapshot.notWatchingSince();
+		if (snapshot.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
 			scheduleReplacement(RelistReason.FLAPPING, "the watch keeps failing ("
-					+ this.status.getReconnectsWithin(recovery.availabilityWindow()) + " reconnects in "
-					+ recovery.availabilityWindow().toSeconds() + " s)");
+					+ snapshot.availability().reconnectsWithin(recovery.availabilityWindow(), snapshot.takenAt())
+					+ " reconnects in " + recovery.availabilityWindow().toSeconds() + " s)");
 		}
 		else if (notWatchingSince != null) {
 			// the watch of this informer cannot have been lost before its last list
@@ -318,7 +320,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 						"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
 			}
 		}
-		else if (this.status.getWatchAvailability() >= 0.9) {
+		else if (snapshot.availability().share() >= 0.9) {
 			this.backOff.set(null);
 		}
 	}
@@ -636,7 +638,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		int failures = this.owner.getPublisher().publish(event, () -> !this.closed);
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
 		this.status.eventDelivered(type, failures);
-		this.owner.getDeliveryObserver().delivered(this.owner, this.status, type, duration, failures);
+		this.owner.getDeliveryObserver().delivered(this.owner.getName(), this.namespace, type, duration, failures);
 	}
 
 	/**

@@ -191,9 +191,9 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
-		this.deliveryObserver = this.deliveryObserver.andThen((informer, watch, type, duration, failedListeners) -> {
+		this.deliveryObserver = this.deliveryObserver.andThen((informer, namespace, type, duration, failedListeners) -> {
 			try {
-				observer.delivered(informer, watch, type, duration, failedListeners);
+				observer.delivered(informer, namespace, type, duration, failedListeners);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"

@@ -9,7 +9,7 @@ import dev.informer.Informer;
 import dev.informer.InformerState;
 
 /**
- * Judges the health of one watch from its status.
+ * Judges the health of one watch from a {@link WatchSnapshot snapshot} of it.
  * <ul>
  * <li>{@code UP} when synced and watching, and while the watch has been lost for no longer
  * than the grace period: fabric8 closes every watch after 5 to 10 minutes and reconnects in
@@ -77,42 +77,42 @@ public final class WatchHealthPolicy {
 	/**
 	 * Judge one watch.
 	 * @param informer the informer
-	 * @param status one of its watches
+	 * @param snapshot a snapshot of one of its watches
 	 * @param now the current time
 	 * @return the health
 	 */
-	public WatchHealth evaluate(Informer<?> informer, Watch status, Instant now) {
-		InformerState state = status.getState();
+	public WatchHealth evaluate(Informer<?> informer, WatchSnapshot snapshot, Instant now) {
+		InformerState state = snapshot.state();
 		if (state == InformerState.FAILED) {
-			WatchError error = status.getLastError();
+			WatchError error = snapshot.lastError();
 			return new WatchHealth(WatchHealth.Level.DOWN, (error != null) ? error.reason() : "Failed");
 		}
 		if (state == InformerState.STOPPED) {
 			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "Stopped");
 		}
-		if (!status.isSynced()) {
+		if (!snapshot.isSynced()) {
 			Instant started = informer.getStartedAt();
 			if (started == null) {
 				return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "NotStarted");
 			}
 			boolean late = Duration.between(started, now).compareTo(this.startupTimeout) > 0;
 			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
-					isForbidden(status.getLastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
+					isForbidden(snapshot.lastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
 		}
-		if (status.isFlapping(0.5, this.watchLossGrace)) {
+		if (snapshot.isFlapping(0.5, this.watchLossGrace)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
 		}
-		if (status.isWatching()) {
+		if (snapshot.watching()) {
 			return WatchHealth.UP;
 		}
-		Instant since = status.getNotWatchingSince();
+		Instant since = snapshot.notWatchingSince();
 		if (since == null) {
 			// the monitor has not sampled since the watch was lost: the loss has only just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;
 		return new WatchHealth(lost ? WatchHealth.Level.DOWN : WatchHealth.Level.UP,
-				isForbidden(status.getLastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
+				isForbidden(snapshot.lastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
 	}
 
 	// only an error since the watch was lost (or the informer started) explains the loss

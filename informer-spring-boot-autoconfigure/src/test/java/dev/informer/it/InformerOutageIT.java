@@ -77,11 +77,11 @@ class InformerOutageIT {
 				});
 				WatchHealthPolicy health = new WatchHealthPolicy(GRACE, Duration.ofSeconds(60));
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.DOWN);
-				assertThat(health.evaluate(informer, status, Instant.now()).reason()).isEqualTo("WatchLost");
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.DOWN);
+				assertThat(health.evaluate(informer, status.snapshot(), Instant.now()).reason()).isEqualTo("WatchLost");
 				proxy.restore();
 				await().atMost(Duration.ofSeconds(60))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.UP
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP
 							&& !listener.resourceEvents().isEmpty());
 				// 20 cached objects, one changed: one event, not a storm
 				assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
@@ -112,13 +112,13 @@ class InformerOutageIT {
 				// fabric8 retries the watch without saying why it fails; replacing the stalled
 				// informer lists, and the list's 403 names the cause
 				await().atMost(Duration.ofSeconds(60)).until(() -> {
-					WatchHealth watchHealth = health.evaluate(informer, status, Instant.now());
+					WatchHealth watchHealth = health.evaluate(informer, status.snapshot(), Instant.now());
 					return watchHealth.level() == WatchHealth.Level.DOWN && "Forbidden".equals(watchHealth.reason());
 				});
 				assertThat(status.getLastError().httpCode()).isEqualTo(403);
 				TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 				await().atMost(Duration.ofSeconds(90))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.UP);
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP);
 				// nothing changed while access was revoked: nothing to deliver
 				assertThat(listener.resourceEvents()).isEqualTo(before);
 			});

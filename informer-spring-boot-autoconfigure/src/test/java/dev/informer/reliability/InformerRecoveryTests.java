@@ -93,7 +93,7 @@ class InformerRecoveryTests {
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status, Instant.now()));
+					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
 					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
 				});
 				assertThat(seen).anySatisfy((watchHealth) -> {
@@ -125,7 +125,7 @@ class InformerRecoveryTests {
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status, Instant.now()));
+					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
 					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
 				});
 				assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
