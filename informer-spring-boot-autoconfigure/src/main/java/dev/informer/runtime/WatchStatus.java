@@ -20,7 +20,9 @@ import dev.informer.watch.WatchSnapshot;
  * does, from fabric8's callbacks and from samples of the watch connection
  * ({@link WatchMonitor}), into its {@link WatchStateMachine state}, {@link WatchCounters
  * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles resync
- * cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data.
+ * cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data. Longer than
+ * most classes because each thing that happens to a watch (list started or completed, watch
+ * sampled, error, event, restart) is recorded here under one lock, into all of its parts.
  * <p>
  * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
  * closes a watch to rotate it or loses the connection, so {@link #isWatching()} and

@@ -13,10 +13,11 @@ import dev.informer.InformerState;
  * done (state, list cycles, resyncs, errors and event counts) and what it holds now, read
  * as immutable {@link #snapshot() snapshots}. The getters are shortcuts that each take a
  * snapshot: to read several values that agree with each other, take one snapshot. Never
- * holds resource data.
+ * holds resource data. Longer than most types only because it has one documented shortcut
+ * per value of {@link WatchSnapshot}.
  * <p>
  * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
- * closes a watch to rotate it (every 5 to 10 minutes) or loses the connection, so
+ * closes a watch to rotate it (see {@link WatchHealthPolicy}) or loses the connection, so
  * {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last sample of
  * the runtime's watch monitor, and a loss shorter than the sampling period may go uncounted
  * in {@link #getReconnects()}. {@link #isOpen()} asks fabric8 now.
@@ -288,11 +289,9 @@ public interface Watch {
 	}
 
 	/**
-	 * Return the share of the last samples (over the availability window) in which the
-	 * watch was open, or a negative value until the window is full. A watch the server keeps
-	 * failing reconnects every second or so and is open only a fraction of the time, which a
-	 * single "not watching since" never shows.
-	 * @return the availability between 0 and 1, or -1
+	 * Return the share of the last samples in which the watch was open.
+	 * @return the availability between 0 and 1, or -1 until the window is full
+	 * @see WatchSnapshot.Availability#share()
 	 */
 	default double getWatchAvailability() {
 		return snapshot().availability().share();
@@ -302,6 +301,7 @@ public interface Watch {
 	 * Return how many times the watch was seen lost within the given window.
 	 * @param window the window, ending now
 	 * @return the number of observed reconnects
+	 * @see WatchSnapshot.Availability#reconnectsWithin(Duration, Instant)
 	 */
 	default int getReconnectsWithin(Duration window) {
 		WatchSnapshot snapshot = snapshot();
@@ -309,12 +309,10 @@ public interface Watch {
 	}
 
 	/**
-	 * Return how many relists fabric8 started by itself (after 410 Gone or an error) within
-	 * the given window. fabric8 relists at once when a server ends a watch without a message
-	 * or answers 410; a server that keeps doing so makes it relist about once a second while
-	 * the watch looks open.
+	 * Return how many relists fabric8 started by itself within the given window.
 	 * @param window the window, ending now
 	 * @return the number of relists
+	 * @see WatchSnapshot.Availability#relistsWithin(Duration, Instant)
 	 */
 	default int getRelistsWithin(Duration window) {
 		WatchSnapshot snapshot = snapshot();
@@ -322,13 +320,11 @@ public interface Watch {
 	}
 
 	/**
-	 * Return whether the watch keeps failing: open less than the given share of the full
-	 * availability window and lost at least three times within it, or relisted at least
-	 * three times within it. A watch the server keeps closing looks like that; a server that
-	 * is down does not (its watch stays lost, which the watch-loss grace judges).
+	 * Return whether the watch keeps failing.
 	 * @param minAvailability the share of time the watch must be open
-	 * @param window the availability window
+	 * @param window the window, ending now
 	 * @return whether the watch is flapping
+	 * @see WatchSnapshot.Availability#isFlapping(double, Duration, Instant)
 	 */
 	default boolean isFlapping(double minAvailability, Duration window) {
 		return snapshot().isFlapping(minAvailability, window);

@@ -18,8 +18,12 @@ import dev.informer.InformerState;
  * pod out of its Service).</li>
  * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when the
  * informer gave up ({@link InformerState#FAILED}), when it has not synced within the
- * startup timeout, or when the watch keeps failing: open less than half of the last minute
- * and lost at least three times within the grace period ({@code WatchFlapping}).</li>
+ * startup timeout, or when the watch keeps failing ({@code WatchFlapping}, as
+ * {@link WatchSnapshot.Availability#isFlapping} defines it for recovery too): open less than
+ * {@link #FLAPPING_MIN_AVAILABILITY half} of the availability window, and lost at least three
+ * times within the grace period, or relisted by fabric8 that often. Recovery judges the same
+ * rule over its availability window instead of the grace period, so it replaces such a
+ * watch before health reports it down.</li>
  * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
  * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
  * </ul>
@@ -34,6 +38,12 @@ public final class WatchHealthPolicy {
 	 * readiness failure budget of a few minutes.
 	 */
 	public static final Duration DEFAULT_WATCH_LOSS_GRACE = Duration.ofSeconds(90);
+
+	/**
+	 * The share of the availability window below which a watch that keeps being lost is
+	 * flapping.
+	 */
+	public static final double FLAPPING_MIN_AVAILABILITY = 0.5;
 
 	/**
 	 * The reason given when the API server denied access.
@@ -99,7 +109,7 @@ public final class WatchHealthPolicy {
 			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
 					isForbidden(snapshot.lastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
 		}
-		if (snapshot.isFlapping(0.5, this.watchLossGrace)) {
+		if (snapshot.isFlapping(FLAPPING_MIN_AVAILABILITY, this.watchLossGrace)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
 		}
 		if (snapshot.watching()) {

@@ -8,11 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
@@ -37,9 +34,7 @@ class InvariantIT {
 			try (KubernetesClient informerClient = new KubernetesClientBuilder()
 				.withConfig(server.adminConfigThrough(proxy))
 				.build()) {
-				new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-					.withBean(KubernetesClient.class, () -> informerClient,
-							(definition) -> definition.setDestroyMethodName(""))
+				InformerContexts.runner(() -> informerClient)
 					.withBean(InvariantListener.class)
 					.withPropertyValues("informer.resources.configmaps.api-version=v1",
 							"informer.resources.configmaps.kind=ConfigMap",

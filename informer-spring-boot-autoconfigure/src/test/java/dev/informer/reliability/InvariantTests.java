@@ -2,16 +2,12 @@ package dev.informer.reliability;
 
 import java.time.Duration;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RandomChanges;
@@ -44,8 +40,7 @@ class InvariantTests {
 
 	@Test
 	void deliveredEventsReplayToTheServersStateDespiteRelists() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, mock::client, (definition) -> definition.setDestroyMethodName(""))
+		InformerContexts.runner(mock::client)
 			.withBean(InvariantListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=invariant")
