@@ -19,8 +19,10 @@ import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.ResourceKindResolver;
 import dev.informer.runtime.RetryPolicy;
+import dev.informer.watch.WatchHealthPolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -42,6 +44,25 @@ public final class InformerAutoConfiguration {
 
 	static final String CLIENT_BEAN_NAME = "informerKubernetesClient";
 
+	/**
+	 * The name of the {@link Clock} the informers, health, metrics and the endpoint share. Not
+	 * a candidate for injection by type, so that it never competes with a {@code Clock} of the
+	 * application; define a bean of this name to replace it.
+	 */
+	public static final String CLOCK_BEAN_NAME = "informerClock";
+
+	@Bean(name = CLOCK_BEAN_NAME, defaultCandidate = false)
+	@ConditionalOnMissingBean(name = CLOCK_BEAN_NAME)
+	Clock informerClock() {
+		return Clock.systemUTC();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WatchHealthPolicy informerWatchHealthPolicy(InformerProperties properties) {
+		return new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(), properties.getStartup().getTimeout());
+	}
+
 	@Bean(name = CLIENT_BEAN_NAME)
 	@ConditionalOnMissingBean
 	KubernetesClient informerKubernetesClient() {
@@ -57,7 +78,8 @@ public final class InformerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(InformerRegistry.class)
 	DefaultInformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
-			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory) {
+			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory,
+			@Qualifier(CLOCK_BEAN_NAME) Clock clock) {
 		List<InformerDeclaration> declarations = declarations(properties);
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
@@ -74,7 +96,7 @@ public final class InformerAutoConfiguration {
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		for (InformerDeclaration declaration : declarations) {
 			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
-					RetryPolicy.standard(failOnForbidden, declaration), recovery, Clock.systemUTC()));
+					RetryPolicy.standard(failOnForbidden, declaration), recovery, clock));
 		}
 		return new DefaultInformerRegistry(informers);
 	}

@@ -16,6 +16,9 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * Informers declared in configuration, under the {@code informer} prefix. Values that
  * cannot work fail startup once bound, naming the property, the value and the fix; each
  * declaration is checked when the informers are created.
+ * <p>
+ * Longer than most classes because every property carries the javadoc that becomes its IDE
+ * metadata.
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {

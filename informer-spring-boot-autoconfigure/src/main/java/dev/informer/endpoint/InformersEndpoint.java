@@ -37,6 +37,7 @@ import dev.informer.watch.WatchDetails;
 import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchRegistry;
+import dev.informer.watch.WatchSnapshot;
 import dev.informer.watch.WatchedInformer;
 
 /**
@@ -222,13 +223,14 @@ public class InformersEndpoint {
 		List<Map<String, Object>> watches = new ArrayList<>();
 		WatchHealth.Level worst = WatchHealth.Level.UP;
 		for (Watch status : informer.getWatches()) {
-			WatchHealth health = this.policy.evaluate(informer, status, now);
+			WatchSnapshot snapshot = status.snapshot();
+			WatchHealth health = this.policy.evaluate(informer, snapshot, now);
 			Map<String, Object> watch = new LinkedHashMap<>();
 			watch.put("status", health.level().name());
 			if (health.reason() != null) {
 				watch.put("reason", health.reason());
 			}
-			watch.putAll(WatchDetails.of(informer, status));
+			watch.putAll(WatchDetails.of(informer, snapshot));
 			watches.add(watch);
 			if (health.level().compareTo(worst) > 0) {
 				worst = health.level();

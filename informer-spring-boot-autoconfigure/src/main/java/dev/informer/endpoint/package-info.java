@@ -1,5 +1,7 @@
 /**
- * The {@code informers} actuator endpoint: {@link dev.informer.endpoint.InformersEndpoint}.
+ * Actuator adapter: the {@code informers} endpoint,
+ * {@link dev.informer.endpoint.InformersEndpoint}, over the {@code dev.informer.watch} read
+ * model.
  */
 @NullMarked
 package dev.informer.endpoint;

@@ -10,7 +10,7 @@ import dev.informer.InformerState;
  * Published when one watch of an informer (one of its namespaces, or all of it) changes
  * state, for example from {@link InformerState#WATCHING} to
  * {@link InformerState#RECONNECTING} when its watch is lost. Published on the thread that
- * noticed the change: fabric8's, or the watch monitor's once a second.
+ * noticed the change: fabric8's, or the watch monitor's on its sampling period.
  */
 public class InformerStateChangedEvent extends ApplicationEvent {
 

@@ -1,6 +1,6 @@
 /**
  * Application events published by informers: typed resource changes and informer
- * lifecycle.
+ * lifecycle. Depends only on {@code dev.informer}.
  */
 @NullMarked
 package dev.informer.event;

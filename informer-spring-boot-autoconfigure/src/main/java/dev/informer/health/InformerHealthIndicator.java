@@ -11,12 +11,13 @@ import dev.informer.watch.Watch;
 import dev.informer.watch.WatchDetails;
 import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
+import dev.informer.watch.WatchSnapshot;
 
 /**
  * The health of one watch of an informer (one of its namespaces, or all of it), judged by a
  * {@link WatchHealthPolicy}, with {@link WatchDetails} as details.
  * <p>
- * Reads the watch's status as the runtime's watch monitor last sampled it and
+ * Reads a snapshot of the watch as the runtime's watch monitor last sampled it and
  * never samples itself: a probe that sampled would sample every namespace of the informer
  * once per namespace indicator, and each of those samples would count in the availability
  * window that judges flapping.
@@ -25,7 +26,7 @@ public class InformerHealthIndicator implements HealthIndicator {
 
 	private final Informer<?> informer;
 
-	private final Watch status;
+	private final Watch watch;
 
 	private final WatchHealthPolicy policy;
 
@@ -34,23 +35,24 @@ public class InformerHealthIndicator implements HealthIndicator {
 	/**
 	 * Create an indicator.
 	 * @param informer the informer
-	 * @param status the watch to report
+	 * @param watch the watch to report
 	 * @param policy the health rules
 	 * @param clock the clock, the one the informer uses
 	 */
-	public InformerHealthIndicator(Informer<?> informer, Watch status, WatchHealthPolicy policy,
+	public InformerHealthIndicator(Informer<?> informer, Watch watch, WatchHealthPolicy policy,
 			Clock clock) {
 		this.informer = informer;
-		this.status = status;
+		this.watch = watch;
 		this.policy = policy;
 		this.clock = clock;
 	}
 
 	@Override
 	public Health health() {
-		WatchHealth health = this.policy.evaluate(this.informer, this.status, this.clock.instant());
+		WatchSnapshot snapshot = this.watch.snapshot();
+		WatchHealth health = this.policy.evaluate(this.informer, snapshot, this.clock.instant());
 		Health.Builder builder = Health.status(status(health.level()))
-			.withDetails(WatchDetails.of(this.informer, this.status));
+			.withDetails(WatchDetails.of(this.informer, snapshot));
 		if (health.reason() != null) {
 			builder.withDetail("reason", health.reason());
 		}

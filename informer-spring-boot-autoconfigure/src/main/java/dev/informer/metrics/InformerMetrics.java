@@ -68,7 +68,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 
 	private final Clock clock;
 
-	private final Map<Watch, Map<EventType, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
+	private final Map<WatchKey, Map<EventType, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
 
 	private final Set<WatchedInformer<?>> observed = ConcurrentHashMap.newKeySet();
 
@@ -108,7 +108,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 				.tags(tags)
 				.tag("type", type.tagValue())
 				.register(meters);
-			this.listenerTimers.computeIfAbsent(status, (key) -> new ConcurrentHashMap<>())
+			this.listenerTimers.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()), (key) -> new ConcurrentHashMap<>())
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
@@ -180,9 +180,9 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	}
 
 	@Override
-	public void delivered(WatchedInformer<?> informer, Watch watch, EventType type, Duration duration,
+	public void delivered(String informer, @Nullable String namespace, EventType type, Duration duration,
 			int failedListeners) {
-		Map<EventType, List<Timer>> byType = this.listenerTimers.get(watch);
+		Map<EventType, List<Timer>> byType = this.listenerTimers.get(new WatchKey(informer, namespace));
 		List<Timer> timers = (byType != null) ? byType.get(type) : null;
 		if (timers != null) {
 			for (Timer timer : timers) {
@@ -225,6 +225,10 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 		catch (NumberFormatException ex) {
 			return Double.NaN;
 		}
+	}
+
+	private record WatchKey(String informer, @Nullable String namespace) {
+
 	}
 
 }

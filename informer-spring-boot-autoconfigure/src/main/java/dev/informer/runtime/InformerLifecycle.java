@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.apache.commons.logging.Log;
@@ -17,11 +16,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
 
 import dev.informer.InformerCustomizer;
-import dev.informer.InformerStartupException;
-import dev.informer.InformerState;
-import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.watch.KubernetesErrors;
-import dev.informer.watch.Watch;
 
 /**
  * Starts the informers once every singleton exists (so no listener misses the first events)
@@ -116,76 +111,18 @@ public class InformerLifecycle implements SmartLifecycle {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new InformerStartupException("Interrupted while waiting for informers to sync",
-					"Nothing to do: the application is shutting down.", ex);
+			throw Diagnostics.interrupted(ex);
 		}
 		catch (ExecutionException ex) {
-			throw startFailure(KubernetesErrors.unwrap(ex));
+			throw Diagnostics.startFailure(this.registry.informers(), KubernetesErrors.unwrap(ex));
 		}
 		catch (TimeoutException ex) {
-			String unsynced = describeUnsynced();
+			String unsynced = Diagnostics.unsynced(this.registry.informers());
 			if (this.startup.failOnTimeout()) {
-				throw new InformerStartupException(
-						"Informers did not sync within " + timeout + " (informer.startup.timeout): " + unsynced,
-						"Fix the errors above, raise informer.startup.timeout for very large collections, or set "
-								+ "informer.startup.fail-on-timeout=false to start anyway and let the readiness "
-								+ "probe report the informers until they sync.",
-						null);
+				throw Diagnostics.notSyncedWithin(timeout, unsynced);
 			}
 			logger.warn("Informers did not sync within " + timeout + "; starting anyway: " + unsynced);
 		}
-	}
-
-	private RuntimeException startFailure(Throwable cause) {
-		int code = KubernetesErrors.httpCode(cause);
-		for (ResourceInformer<?> informer : this.registry.informers()) {
-			for (Watch status : informer.getWatches()) {
-				if (status.getState() == InformerState.FAILED) {
-					String where = (status.getNamespace() != null) ? "namespace " + status.getNamespace()
-							: (informer.getDefinition().isNamespaced() ? "all namespaces" : "the cluster");
-					String resource = informer.getDefinition().getPlural()
-							+ (informer.getDefinition().getDeclaration().getGroup().isEmpty() ? ""
-									: "." + informer.getDefinition().getDeclaration().getGroup());
-					if (code == 403) {
-						return new InformerStartupException("Informer '" + informer.getName()
-								+ "' is forbidden to list " + resource + " in " + where + " (HTTP 403 Forbidden): "
-								+ KubernetesErrors.message(cause),
-								"Grant the application's identity 'list' and 'watch' on " + resource + " with this "
-										+ Diagnostics.missingRule(informer.getDefinition(), status.getNamespace())
-										+ "\nor set informer.startup.fail-on-forbidden=false to start anyway and "
-										+ "retry in the background.",
-								cause);
-					}
-					if (code == 400) {
-						// the server rejected what was declared (a selector): name the property
-						return InvalidInformerDeclarationException
-							.rejectedByServer(informer.getDefinition().getDeclaration(),
-								KubernetesErrors.serverMessage(cause), cause);
-					}
-					return new InformerStartupException(
-							"Informer '" + informer.getName() + "' failed to list " + resource + " in " + where
-									+ ": " + KubernetesErrors.reason(cause) + ": " + KubernetesErrors.message(cause),
-							"Check the API server and the application's credentials.", cause);
-				}
-			}
-		}
-		return new InformerStartupException("Informers failed to start: " + KubernetesErrors.message(cause),
-				"Check the API server and the application's credentials.", cause);
-	}
-
-	private String describeUnsynced() {
-		return this.registry.informers()
-			.stream()
-			.flatMap((informer) -> informer.getUnsynced()
-				.stream()
-				.map((status) -> "'" + informer.getName() + "'"
-						+ ((status.getNamespace() != null) ? " in namespace " + status.getNamespace() : "") + " ("
-						+ status.getState()
-						+ ((status.getLastError() != null) ? ", last error: HTTP " + status.getLastError().httpCode()
-								+ " " + status.getLastError().reason() + ": " + status.getLastError().message()
-								: ", no error yet")
-						+ ")"))
-			.collect(Collectors.joining("; "));
 	}
 
 	@Override

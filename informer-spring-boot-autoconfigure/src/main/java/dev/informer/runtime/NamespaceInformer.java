@@ -36,13 +36,11 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
-import dev.informer.event.ResourceAddedEvent;
-import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
-import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
+import dev.informer.watch.WatchSnapshot;
 
 /**
  * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
@@ -54,6 +52,11 @@ import dev.informer.watch.RelistReason;
  * informer is current. A relist or a replacement therefore never waits for a listener, never
  * interrupts one, and what the old informer handed on is still delivered before anything of
  * the new one.
+ * <p>
+ * Longer than most classes: starting, relisting, replacing (recovery with its backoff) and
+ * stopping all swap the current {@link InformerGeneration} under one lock, and are kept
+ * together so that the order of those swaps can be read in one place. What one generation
+ * does with fabric8's callbacks is in {@link InformerGeneration}.
  *
  * @param <T> the resource type
  */
@@ -84,7 +87,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile List<InformerCustomizer> customizers = List.of();
 
-	private volatile @Nullable Generation current;
+	private volatile @Nullable InformerGeneration<T> current;
 
 	private volatile boolean closed;
 
@@ -136,14 +139,42 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return this.synced;
 	}
 
+	ResourceInformer<T> owner() {
+		return this.owner;
+	}
+
+	InformerDefinition<T> definition() {
+		return this.definition;
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	@Nullable DeliveryQueue queue() {
+		return this.queue;
+	}
+
+	Set<String> resyncsQueued() {
+		return this.resyncsQueued;
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
+	InformerSpec<T> spec(SharedIndexInformer<T> informer, List<Consumer<? super T>> transforms) {
+		return new Spec(informer, transforms);
+	}
+
 	@Nullable CachingItemStore<T> store() {
-		Generation generation = this.current;
-		return (generation != null) ? generation.store : null;
+		InformerGeneration<T> generation = this.current;
+		return (generation != null) ? generation.store() : null;
 	}
 
 	@Nullable SharedIndexInformer<T> informer() {
-		Generation generation = this.current;
-		return (generation != null) ? generation.informer : null;
+		InformerGeneration<T> generation = this.current;
+		return (generation != null) ? generation.informer() : null;
 	}
 
 	boolean isWatching() {
@@ -156,9 +187,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * handed on, and those waiting in the delivery queue (resyncs included).
 	 */
 	long backlog() {
-		Generation generation = this.current;
+		InformerGeneration<T> generation = this.current;
 		DeliveryQueue queue = this.queue;
-		return ((generation != null) ? generation.tracker.backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
+		return ((generation != null) ? generation.tracker().backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
 	}
 
 	private static ResourceDefinitionContext context(InformerDefinition<?> definition) {
@@ -186,7 +217,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		this.resyncsQueued.clear();
 		this.backOff.set(null);
 		this.queue = new DeliveryQueue(executor);
-		Generation generation = new Generation(client, this.customizers);
+		InformerGeneration<T> generation = new InformerGeneration<>(this, client, this.customizers);
 		this.current = generation;
 		permits.run(() -> {
 			if (this.current == generation && !this.closed) {
@@ -210,7 +241,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 */
 	synchronized CompletableFuture<Void> relist(RelistReason trigger) {
 		KubernetesClient client = this.client;
-		Generation old = this.current;
+		InformerGeneration<T> old = this.current;
 		if (this.closed || client == null || old == null) {
 			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
 		}
@@ -220,16 +251,16 @@ final class NamespaceInformer<T extends HasMetadata> {
 			this.pendingReplacement = null;
 		}
 		Collection<T> seen = old.retire();
-		Generation next = new Generation(client, this.customizers);
+		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
 		next.seed(seen);
 		this.status.relistRequested(trigger);
 		this.current = next;
 		next.start(null);
-		return next.listed;
+		return next.listed();
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private SharedIndexInformer<T> createInformer(KubernetesClient client) {
+	SharedIndexInformer<T> createInformer(KubernetesClient client) {
 		MixedOperation<T, ?, ?> operation = this.definition.isGeneric()
 				? (MixedOperation) client.genericKubernetesResources(context(this.definition))
 				: client.resources(this.definition.getResourceClass());
@@ -267,7 +298,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (queue != null) {
 			queue.close();
 		}
-		Generation generation = this.current;
+		InformerGeneration<T> generation = this.current;
 		if (generation != null) {
 			generation.retire();
 		}
@@ -280,35 +311,36 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * a fabric8 informer that stopped working.
 	 */
 	void sample() {
-		Generation generation = this.current;
+		InformerGeneration<T> generation = this.current;
 		if (this.closed || generation == null) {
 			return;
 		}
-		this.status.watchObserved(generation.informer.isWatching());
-		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
+		this.status.watchObserved(generation.informer().isWatching());
+		this.status.resourceVersionObserved(generation.informer().lastSyncResourceVersion());
 		checkRecovery(generation);
 	}
 
-	private void checkRecovery(Generation generation) {
-		if (!this.status.isSynced() || !generation.isActive() || !generation.started) {
+	private void checkRecovery(InformerGeneration<T> generation) {
+		if (!this.status.isSynced() || !generation.isActive() || !generation.isStarted()) {
 			return;
 		}
 		RecoveryOptions recovery = this.owner.getRecovery();
-		if (!generation.informer.isRunning()) {
+		if (!generation.informer().isRunning()) {
 			scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer");
 			return;
 		}
-		Instant listedAt = generation.listedAt;
-		if (generation.listing || listedAt == null) {
+		Instant listedAt = generation.listedAt();
+		if (generation.isListing() || listedAt == null) {
 			// fabric8 is listing, or retrying its list until the server answers: a replacement
 			// would only start the same list again, from the beginning
 			return;
 		}
-		Instant notWatchingSince = this.status.getNotWatchingSince();
-		if (this.status.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
+		WatchSnapshot snapshot = this.status.snapshot();
+		Instant notWatchingSince = snapshot.notWatchingSince();
+		if (snapshot.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
 			scheduleReplacement(RelistReason.FLAPPING, "the watch keeps failing ("
-					+ this.status.getReconnectsWithin(recovery.availabilityWindow()) + " reconnects in "
-					+ recovery.availabilityWindow().toSeconds() + " s)");
+					+ snapshot.availability().reconnectsWithin(recovery.availabilityWindow(), snapshot.takenAt())
+					+ " reconnects in " + recovery.availabilityWindow().toSeconds() + " s)");
 		}
 		else if (notWatchingSince != null) {
 			// the watch of this informer cannot have been lost before its last list
@@ -318,7 +350,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 						"no watch for more than " + recovery.replaceStalledAfter().toSeconds() + " s");
 			}
 		}
-		else if (this.status.getWatchAvailability() >= 0.9) {
+		else if (snapshot.availability().share() >= 0.9) {
 			this.backOff.set(null);
 		}
 	}
@@ -330,7 +362,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 */
 	synchronized void scheduleReplacement(RelistReason reason, String why) {
 		ScheduledExecutorService scheduler = this.owner.getScheduler();
-		Generation generation = this.current;
+		InformerGeneration<T> generation = this.current;
 		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null
 				|| !generation.isActive()) {
 			return;
@@ -369,7 +401,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 	}
 
-	private String where() {
+	String where() {
 		return (this.namespace != null) ? " in namespace " + this.namespace : "";
 	}
 
@@ -387,247 +419,16 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 	}
 
-	private static String describe(Throwable ex) {
+	static String describe(Throwable ex) {
 		int code = KubernetesErrors.httpCode(ex);
 		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
 				+ KubernetesErrors.message(ex);
 	}
 
 	/**
-	 * One fabric8 informer with its cache. Once retired (stopped or replaced by a relist) it
-	 * hands nothing more to the queue and no longer touches the status; what it handed on
-	 * before is still delivered.
-	 */
-	private final class Generation implements ResourceEventHandler<T>, ExceptionHandler {
-
-		private final SharedIndexInformer<T> informer;
-
-		private final CachingItemStore<T> store;
-
-		private final DeliveryTracker<T> tracker = new DeliveryTracker<>();
-
-		private final CompletableFuture<Void> listed = new CompletableFuture<>();
-
-		/** Guards handing events to the queue against retirement. */
-		private final Object handoff = new Object();
-
-		private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
-
-		private volatile boolean retired;
-
-		// guarded by handoff
-		private @Nullable Collection<T> seenAtRetirement;
-
-		private volatile boolean started;
-
-		/** Between fabric8's onBeforeList and its onList, retries of a failed list included. */
-		private volatile boolean listing;
-
-		private volatile @Nullable Instant listedAt;
-
-		Generation(KubernetesClient client, List<InformerCustomizer> customizers) {
-			this.informer = createInformer(client);
-			List<Consumer<? super T>> transforms = new ArrayList<>();
-			Spec spec = new Spec(this.informer, transforms);
-			for (InformerCustomizer customizer : customizers) {
-				customizer.customize(spec);
-			}
-			boolean strip = NamespaceInformer.this.definition.getDeclaration().isStripManagedFields();
-			this.store = new CachingItemStore<>(strip, transforms, this.tracker, this::transformFailed);
-			this.informer.itemStore(this.store);
-			this.informer.exceptionHandler(this);
-			this.informer.addEventHandler(this);
-		}
-
-		void seed(Collection<T> initialState) {
-			this.store.expectInitialState(initialState);
-			// fabric8 then lists afresh (not from the watch cache) and compares resourceVersions
-			this.informer.initialState(List.copyOf(initialState).stream());
-		}
-
-		/**
-		 * Start the fabric8 informer.
-		 * @param releasePermit run once when the first list completed or failed, or
-		 * {@code null}
-		 */
-		void start(@Nullable Runnable releasePermit) {
-			this.permit.set(releasePermit);
-			this.started = true;
-			// fabric8 stops an informer for good on some errors: replace it, do not let it
-			// sit dead while health says UP
-			this.informer.stopped().whenComplete((result, ex) -> {
-				if (isActive() && NamespaceInformer.this.status.isSynced()) {
-					scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer"
-							+ ((ex != null) ? " (" + describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
-				}
-			});
-			this.informer.start().whenComplete((result, ex) -> {
-				releasePermit();
-				if (ex != null && isActive()) {
-					Throwable cause = KubernetesErrors.unwrap(ex);
-					NamespaceInformer.this.status.transition(InformerState.FAILED, describe(cause));
-					this.listed.completeExceptionally(cause);
-					NamespaceInformer.this.synced.completeExceptionally(cause);
-				}
-			});
-		}
-
-		private void releasePermit() {
-			Runnable release = this.permit.getAndSet(null);
-			if (release != null) {
-				release.run();
-			}
-		}
-
-		/**
-		 * Retire this informer: hand nothing more to the queue, stop fabric8's informer, and
-		 * return what listeners will have seen once the queue is delivered: the cache, less
-		 * the changes fabric8 had not handed on (it drops them when it stops).
-		 * @return the objects listeners will have seen, the same on every call
-		 */
-		Collection<T> retire() {
-			Collection<T> seen;
-			synchronized (this.handoff) {
-				if (this.seenAtRetirement == null) {
-					this.retired = true;
-					this.seenAtRetirement = this.tracker.seenByListeners(this.store.snapshot()).values();
-				}
-				seen = this.seenAtRetirement;
-			}
-			this.informer.stop();
-			this.listed.cancel(false);
-			releasePermit();
-			return seen;
-		}
-
-		boolean isActive() {
-			return !this.retired && !NamespaceInformer.this.closed;
-		}
-
-		@Override
-		public void onBeforeList(String resourceVersion) {
-			this.listing = true;
-			queueMarker(NamespaceInformer.this.status::listStarted);
-		}
-
-		@Override
-		public void onList(String resourceVersion, boolean remainedEmpty) {
-			this.listing = false;
-			this.listedAt = NamespaceInformer.this.clock.instant();
-			releasePermit();
-			queueMarker(() -> {
-				if (NamespaceInformer.this.status.listCompleted(this.store.size())) {
-					// publish the synced event first: startup waits on this future, and
-					// listeners of that event must be done before the application goes on
-					NamespaceInformer.this.owner.namespaceSynced();
-					NamespaceInformer.this.synced.complete(null);
-				}
-				this.listed.complete(null);
-			});
-		}
-
-		private void queueMarker(Runnable action) {
-			synchronized (this.handoff) {
-				DeliveryQueue queue = NamespaceInformer.this.queue;
-				if (isActive() && queue != null) {
-					// skipped if this informer retired meanwhile: its successor lists afresh
-					queue.marker(() -> {
-						if (isActive()) {
-							action.run();
-						}
-					});
-				}
-			}
-		}
-
-		@Override
-		public void onAdd(T resource) {
-			handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(NamespaceInformer.this.definition.getName(),
-					NamespaceInformer.this.definition.getResourceClass(), resource));
-		}
-
-		@Override
-		public void onUpdate(T oldResource, T newResource) {
-			ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(NamespaceInformer.this.definition.getName(),
-					NamespaceInformer.this.definition.getResourceClass(), oldResource, newResource);
-			handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
-		}
-
-		@Override
-		public void onDelete(T resource, boolean deletedFinalStateUnknown) {
-			handOff(resource, EventType.DELETED, new ResourceDeletedEvent<>(NamespaceInformer.this.definition.getName(),
-					NamespaceInformer.this.definition.getResourceClass(), resource, deletedFinalStateUnknown));
-		}
-
-		/**
-		 * Hand an event from fabric8's thread to the queue; the listeners get it there.
-		 */
-		private void handOff(T resource, EventType type, ResourceEvent<T> event) {
-			String key = Cache.metaNamespaceKeyFunc(resource);
-			synchronized (this.handoff) {
-				DeliveryQueue queue = NamespaceInformer.this.queue;
-				if (!isActive() || queue == null) {
-					return;
-				}
-				if (type != EventType.RESYNC) {
-					// resyncs replay the cache: fabric8 queues them without changing it
-					this.tracker.delivered(key);
-					queue.event(() -> deliver(type, event));
-				}
-				else if (NamespaceInformer.this.resyncsQueued.add(key)) {
-					queue.event(() -> {
-						NamespaceInformer.this.resyncsQueued.remove(key);
-						deliver(type, event);
-					});
-				}
-			}
-		}
-
-		private void transformFailed(String key, Throwable ex) {
-			if (isActive()) {
-				NamespaceInformer.this.status.transformFailed(key, ex);
-				logger.warn("Informer '" + NamespaceInformer.this.definition.getName() + "'" + where()
-						+ ": a transform failed on " + key + " (" + ex.getClass().getName()
-						+ "); the object is cached and delivered as it was before that transform");
-				logger.debug("Transform failure on " + key, ex);
-			}
-		}
-
-		@Override
-		public boolean retryAfterException(boolean isStarted, Throwable ex) {
-			try {
-				releasePermit();
-				if (!isActive()) {
-					return false;
-				}
-				WatchStatus status = NamespaceInformer.this.status;
-				status.errorOccurred(ex);
-				// a relist's informer has not started, but the watch had synced before
-				boolean retry = NamespaceInformer.this.owner.getRetryPolicy()
-					.shouldRetry(isStarted || status.isSynced(), ex);
-				String name = NamespaceInformer.this.definition.getName();
-				if (retry) {
-					logger.warn("Informer '" + name + "'" + where() + ": " + describe(ex) + "; retrying with backoff");
-				}
-				else {
-					logger.error("Informer '" + name + "'" + where() + ": " + describe(ex) + "; not retrying");
-				}
-				return retry;
-			}
-			catch (Throwable unexpected) {
-				// fabric8 wedges an informer whose exception handler throws: retry instead
-				logger.error("Informer '" + NamespaceInformer.this.definition.getName()
-						+ "': handling an error failed; retrying anyway", unexpected);
-				return true;
-			}
-		}
-
-	}
-
-	/**
 	 * Deliver an event to the listeners, on the queue's thread.
 	 */
-	private void deliver(EventType type, ResourceEvent<T> event) {
+	void deliver(EventType type, ResourceEvent<T> event) {
 		if (this.closed) {
 			return;
 		}
@@ -636,7 +437,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		int failures = this.owner.getPublisher().publish(event, () -> !this.closed);
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
 		this.status.eventDelivered(type, failures);
-		this.owner.getDeliveryObserver().delivered(this.owner, this.status, type, duration, failures);
+		this.owner.getDeliveryObserver().delivered(this.owner.getName(), this.namespace, type, duration, failures);
 	}
 
 	/**

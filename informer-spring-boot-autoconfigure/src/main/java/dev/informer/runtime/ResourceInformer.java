@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -27,6 +28,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.Informer;
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
@@ -44,6 +46,11 @@ import dev.informer.watch.WatchedInformer;
 /**
  * One declared informer: one fabric8 informer per declared namespace (or one for all), a
  * cache over all of them, and the status of each.
+ * <p>
+ * Longer than most classes because it is the runtime's handle on an informer: the
+ * {@link dev.informer.Informer} and {@link dev.informer.watch.WatchedInformer} views, start
+ * and stop with the threads they own (delivery and recovery), and the events about the whole
+ * informer (state changes, sync).
  *
  * @param <T> the resource type
  */
@@ -61,7 +68,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private final List<NamespaceInformer<T>> parts;
 
-	private final ResourceCache<T> cache = new CombinedCache();
+	private final ResourceCache<T> cache;
 
 	private final AtomicBoolean syncPublished = new AtomicBoolean();
 
@@ -111,6 +118,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			namespaces.forEach((namespace) -> created.add(new NamespaceInformer<>(this, namespace, clock)));
 		}
 		this.parts = Collections.unmodifiableList(created);
+		this.cache = new CombinedCache<>(this.parts);
 	}
 
 	/**
@@ -191,9 +199,9 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
-		this.deliveryObserver = this.deliveryObserver.andThen((informer, watch, type, duration, failedListeners) -> {
+		this.deliveryObserver = this.deliveryObserver.andThen((informer, namespace, type, duration, failedListeners) -> {
 			try {
-				observer.delivered(informer, watch, type, duration, failedListeners);
+				observer.delivered(informer, namespace, type, duration, failedListeners);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"
@@ -223,15 +231,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	/**
-	 * Use a scheduler to replace fabric8 informers that stopped working; without one (the
-	 * informer runs without a {@link WatchMonitor}) fabric8's own retries are all there is.
-	 * @param scheduler the scheduler, or {@code null} to stop replacing
-	 */
-	void useScheduler(@Nullable ScheduledExecutorService scheduler) {
-		this.scheduler = scheduler;
-	}
-
-	/**
 	 * Start every fabric8 informer.
 	 * @param client the client
 	 * @param customizers the customizers to apply before each start
@@ -255,6 +254,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			ListPermits permits) {
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
+		shutDownScheduler();
+		this.scheduler = recoveryScheduler();
 		ExecutorService executor = deliveryExecutor();
 		this.executor = executor;
 		CompletableFuture<Void> result = new CompletableFuture<>();
@@ -326,10 +327,36 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public synchronized void stop() {
 		this.parts.forEach(NamespaceInformer::stop);
+		shutDownScheduler();
 		ExecutorService executor = this.executor;
 		if (executor != null) {
 			executor.shutdownNow();
 			this.executor = null;
+		}
+	}
+
+	/**
+	 * The thread that replaces fabric8 informers that stopped working (see
+	 * {@link RecoveryOptions}), owned by this informer whether or not a {@link WatchMonitor}
+	 * samples it: none while no replacement is pending.
+	 */
+	private ScheduledExecutorService recoveryScheduler() {
+		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "informer-" + getName() + "-recovery");
+			thread.setDaemon(true);
+			return thread;
+		});
+		scheduler.setKeepAliveTime(30, TimeUnit.SECONDS);
+		scheduler.allowCoreThreadTimeOut(true);
+		scheduler.setRemoveOnCancelPolicy(true);
+		return scheduler;
+	}
+
+	private void shutDownScheduler() {
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (scheduler != null) {
+			scheduler.shutdownNow();
+			this.scheduler = null;
 		}
 	}
 
@@ -357,74 +384,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	@Override
 	public String toString() {
 		return "ResourceInformer[" + this.definition + "]";
-	}
-
-	private Stream<CachingItemStore<T>> stores() {
-		return this.parts.stream().map(NamespaceInformer::store).filter((store) -> store != null);
-	}
-
-	/**
-	 * The cache over all namespaces.
-	 */
-	private final class CombinedCache implements ResourceCache<T> {
-
-		@Override
-		public Optional<T> get(@Nullable String namespace, String name) {
-			String key = (namespace != null) ? Cache.namespaceKeyFunc(namespace, name) : name;
-			return stores().map((store) -> store.get(key)).filter((value) -> value != null).findFirst();
-		}
-
-		@Override
-		public List<T> list() {
-			return stores().flatMap(CachingItemStore::values).toList();
-		}
-
-		/**
-		 * Read only the objects of the namespace: those of the watch of that namespace, or
-		 * those fabric8's namespace index holds for it in a watch of all namespaces.
-		 */
-		@Override
-		public List<T> list(String namespace) {
-			List<T> result = new ArrayList<>();
-			for (NamespaceInformer<T> part : ResourceInformer.this.parts) {
-				String watched = part.getNamespace();
-				if (watched == null) {
-					result.addAll(listAllNamespacesPart(part, namespace));
-				}
-				else if (watched.equals(namespace)) {
-					CachingItemStore<T> store = part.store();
-					if (store != null) {
-						store.values().forEach(result::add);
-					}
-				}
-			}
-			return Collections.unmodifiableList(result);
-		}
-
-		private List<T> listAllNamespacesPart(NamespaceInformer<T> part, String namespace) {
-			SharedIndexInformer<T> informer = part.informer();
-			if (informer == null) {
-				return List.of();
-			}
-			Indexer<T> indexer = informer.getIndexer();
-			try {
-				return indexer.byIndex(Cache.NAMESPACE_INDEX, namespace);
-			}
-			catch (IllegalArgumentException ex) {
-				// a customizer removed fabric8's default index (asking for it takes no lock,
-				// unlike listing the indexes)
-				return indexer.list()
-					.stream()
-					.filter((value) -> namespace.equals(value.getMetadata().getNamespace()))
-					.toList();
-			}
-		}
-
-		@Override
-		public int size() {
-			return stores().mapToInt(CachingItemStore::size).sum();
-		}
-
 	}
 
 }

@@ -16,8 +16,9 @@ import dev.informer.InformerState;
  * last resourceVersion it has seen. fabric8 signals neither a watch it closes to rotate it
  * nor a lost connection it retries, so sampling is what turns them into
  * {@link InformerState#RECONNECTING}, a reconnect count and a "not watching since" time that
- * health can give grace to. Its thread also runs the replacements of informers that stopped
- * working (see {@link RecoveryOptions}). Started and stopped by {@link InformerLifecycle}.
+ * health can give grace to, and what finds the watches that keep failing or stalled, which
+ * their {@link ResourceInformer} then replaces (see {@link RecoveryOptions}). Started and
+ * stopped by {@link InformerLifecycle}.
  */
 public final class WatchMonitor {
 
@@ -63,7 +64,6 @@ public final class WatchMonitor {
 		});
 		long millis = this.period.toMillis();
 		executor.scheduleWithFixedDelay(this::sample, millis, millis, TimeUnit.MILLISECONDS);
-		this.registry.informers().forEach((informer) -> informer.useScheduler(executor));
 		this.executor = executor;
 	}
 
@@ -73,7 +73,6 @@ public final class WatchMonitor {
 	public synchronized void stop() {
 		ScheduledExecutorService executor = this.executor;
 		if (executor != null) {
-			this.registry.informers().forEach((informer) -> informer.useScheduler(null));
 			executor.shutdownNow();
 			try {
 				executor.awaitTermination(this.period.toMillis() * 2, TimeUnit.MILLISECONDS);

@@ -2,6 +2,8 @@ package dev.informer.watch;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Told about every resource event an informer delivered to listeners, on the informer's
  * delivery thread: keep it fast. Metrics implement it to time listeners; the default does
@@ -13,18 +15,19 @@ public interface DeliveryObserver {
 	/**
 	 * An observer that does nothing.
 	 */
-	DeliveryObserver NONE = (informer, watch, type, duration, failedListeners) -> {
+	DeliveryObserver NONE = (informer, namespace, type, duration, failedListeners) -> {
 	};
 
 	/**
 	 * An event was delivered to every listener.
-	 * @param informer the informer
-	 * @param watch the watch that observed the change
+	 * @param informer the informer's name
+	 * @param namespace the namespace of the watch that observed the change, {@code null}
+	 * for a watch of all namespaces or of a cluster-scoped kind
 	 * @param type the event type
 	 * @param duration how long the listeners took, together
 	 * @param failedListeners how many listeners threw
 	 */
-	void delivered(WatchedInformer<?> informer, Watch watch, EventType type, Duration duration,
+	void delivered(String informer, @Nullable String namespace, EventType type, Duration duration,
 			int failedListeners);
 
 	/**
@@ -36,9 +39,9 @@ public interface DeliveryObserver {
 		if (this == NONE) {
 			return other;
 		}
-		return (informer, watch, type, duration, failedListeners) -> {
-			delivered(informer, watch, type, duration, failedListeners);
-			other.delivered(informer, watch, type, duration, failedListeners);
+		return (informer, namespace, type, duration, failedListeners) -> {
+			delivered(informer, namespace, type, duration, failedListeners);
+			other.delivered(informer, namespace, type, duration, failedListeners);
 		};
 	}
 

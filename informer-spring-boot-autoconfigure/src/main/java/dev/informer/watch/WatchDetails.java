@@ -28,32 +28,32 @@ public final class WatchDetails {
 	/**
 	 * Describe one watch.
 	 * @param informer the informer
-	 * @param status one of its watches
+	 * @param snapshot a snapshot of one of its watches
 	 * @return the details, in a stable order
 	 */
-	public static Map<String, Object> of(Informer<?> informer, Watch status) {
+	public static Map<String, Object> of(Informer<?> informer, WatchSnapshot snapshot) {
 		InformerDeclaration declaration = informer.getDefinition().getDeclaration();
 		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("state", status.getState().name());
-		details.put("stateSince", format(status.getStateSince()));
+		details.put("state", snapshot.state().name());
+		details.put("stateSince", format(snapshot.stateSince()));
 		details.put("apiVersion", declaration.getApiVersion());
 		details.put("kind", declaration.getKind());
-		String namespace = namespace(informer, status);
+		String namespace = namespace(informer, snapshot);
 		if (namespace != null) {
 			details.put("namespace", namespace);
 		}
-		putIfPresent(details, "resourceVersion", status.getLastResourceVersion());
-		details.put("synced", status.isSynced());
-		putIfPresent(details, "syncedAt", format(status.getSyncedAt()));
-		details.put("watching", status.isWatching());
-		if (!status.isWatching()) {
-			putIfPresent(details, "notWatchingSince", format(status.getNotWatchingSince()));
+		putIfPresent(details, "resourceVersion", snapshot.lastResourceVersion());
+		details.put("synced", snapshot.isSynced());
+		putIfPresent(details, "syncedAt", format(snapshot.syncedAt()));
+		details.put("watching", snapshot.watching());
+		if (!snapshot.watching()) {
+			putIfPresent(details, "notWatchingSince", format(snapshot.notWatchingSince()));
 		}
-		details.put("cacheSize", status.getCacheSize());
-		details.put("backlog", status.getBacklog());
-		putIfPresent(details, "lastEventAt", format(status.getLastEventAt()));
-		putIfPresent(details, "lastActivityAt", format(status.getLastActivityAt()));
-		ListCycle list = status.getLastList();
+		details.put("cacheSize", snapshot.cacheSize());
+		details.put("backlog", snapshot.backlog());
+		putIfPresent(details, "lastEventAt", format(snapshot.lastEventAt()));
+		putIfPresent(details, "lastActivityAt", format(snapshot.lastActivityAt()));
+		ListCycle list = snapshot.lastList();
 		if (list != null) {
 			Map<String, Object> lastList = new LinkedHashMap<>();
 			lastList.put("startedAt", format(list.startedAt()));
@@ -62,21 +62,21 @@ public final class WatchDetails {
 			lastList.put("trigger", list.trigger().tagValue());
 			details.put("lastList", lastList);
 		}
-		if (!status.getResyncPeriod().isZero()) {
+		if (!snapshot.resync().period().isZero()) {
 			Map<String, Object> resync = new LinkedHashMap<>();
-			resync.put("period", status.getResyncPeriod().toString());
-			resync.put("cycles", status.getResyncCount());
-			putIfPresent(resync, "lastAt", format(status.getLastResyncAt()));
-			Duration duration = status.getLastResyncDuration();
+			resync.put("period", snapshot.resync().period().toString());
+			resync.put("cycles", snapshot.resync().cycles());
+			putIfPresent(resync, "lastAt", format(snapshot.resync().lastAt()));
+			Duration duration = snapshot.resync().lastDuration();
 			putIfPresent(resync, "lastDuration", (duration != null) ? duration.toString() : null);
-			putIfPresent(resync, "nextDueAt", format(status.getNextResyncAt()));
+			putIfPresent(resync, "nextDueAt", format(snapshot.resync().nextDueAt()));
 			details.put("lastResync", resync);
 		}
-		details.put("reconnects", status.getReconnects());
-		details.put("relists", status.getRelists());
-		details.put("events", status.getEvents());
-		details.put("listenerFailures", status.getListenerFailures());
-		WatchError error = status.getLastError();
+		details.put("reconnects", snapshot.reconnects());
+		details.put("relists", snapshot.relists());
+		details.put("events", snapshot.events());
+		details.put("listenerFailures", snapshot.listenerFailures());
+		WatchError error = snapshot.lastError();
 		if (error != null) {
 			Map<String, Object> lastError = new LinkedHashMap<>();
 			lastError.put("at", format(error.at()));
@@ -91,13 +91,13 @@ public final class WatchDetails {
 	/**
 	 * Return the namespace to show for a watch.
 	 * @param informer the informer
-	 * @param status one of its watches
+	 * @param snapshot a snapshot of one of its watches
 	 * @return the namespace, {@value #ALL_NAMESPACES} for all namespaces, {@code null} for a
 	 * cluster-scoped kind
 	 */
-	public static @Nullable String namespace(Informer<?> informer, Watch status) {
-		if (status.getNamespace() != null) {
-			return status.getNamespace();
+	public static @Nullable String namespace(Informer<?> informer, WatchSnapshot snapshot) {
+		if (snapshot.namespace() != null) {
+			return snapshot.namespace();
 		}
 		return informer.getDefinition().isNamespaced() ? ALL_NAMESPACES : null;
 	}

@@ -9,7 +9,7 @@ import dev.informer.Informer;
 import dev.informer.InformerState;
 
 /**
- * Judges the health of one watch from its status.
+ * Judges the health of one watch from a {@link WatchSnapshot snapshot} of it.
  * <ul>
  * <li>{@code UP} when synced and watching, and while the watch has been lost for no longer
  * than the grace period: fabric8 closes every watch after 5 to 10 minutes and reconnects in
@@ -18,8 +18,12 @@ import dev.informer.InformerState;
  * pod out of its Service).</li>
  * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when the
  * informer gave up ({@link InformerState#FAILED}), when it has not synced within the
- * startup timeout, or when the watch keeps failing: open less than half of the last minute
- * and lost at least three times within the grace period ({@code WatchFlapping}).</li>
+ * startup timeout, or when the watch keeps failing ({@code WatchFlapping}, as
+ * {@link WatchSnapshot.Availability#isFlapping} defines it for recovery too): open less than
+ * {@link #FLAPPING_MIN_AVAILABILITY half} of the availability window, and lost at least three
+ * times within the grace period, or relisted by fabric8 that often. Recovery judges the same
+ * rule over its availability window instead of the grace period, so it replaces such a
+ * watch before health reports it down.</li>
  * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
  * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
  * </ul>
@@ -34,6 +38,12 @@ public final class WatchHealthPolicy {
 	 * readiness failure budget of a few minutes.
 	 */
 	public static final Duration DEFAULT_WATCH_LOSS_GRACE = Duration.ofSeconds(90);
+
+	/**
+	 * The share of the availability window below which a watch that keeps being lost is
+	 * flapping.
+	 */
+	public static final double FLAPPING_MIN_AVAILABILITY = 0.5;
 
 	/**
 	 * The reason given when the API server denied access.
@@ -77,42 +87,42 @@ public final class WatchHealthPolicy {
 	/**
 	 * Judge one watch.
 	 * @param informer the informer
-	 * @param status one of its watches
+	 * @param snapshot a snapshot of one of its watches
 	 * @param now the current time
 	 * @return the health
 	 */
-	public WatchHealth evaluate(Informer<?> informer, Watch status, Instant now) {
-		InformerState state = status.getState();
+	public WatchHealth evaluate(Informer<?> informer, WatchSnapshot snapshot, Instant now) {
+		InformerState state = snapshot.state();
 		if (state == InformerState.FAILED) {
-			WatchError error = status.getLastError();
+			WatchError error = snapshot.lastError();
 			return new WatchHealth(WatchHealth.Level.DOWN, (error != null) ? error.reason() : "Failed");
 		}
 		if (state == InformerState.STOPPED) {
 			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "Stopped");
 		}
-		if (!status.isSynced()) {
+		if (!snapshot.isSynced()) {
 			Instant started = informer.getStartedAt();
 			if (started == null) {
 				return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "NotStarted");
 			}
 			boolean late = Duration.between(started, now).compareTo(this.startupTimeout) > 0;
 			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
-					isForbidden(status.getLastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
+					isForbidden(snapshot.lastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
 		}
-		if (status.isFlapping(0.5, this.watchLossGrace)) {
+		if (snapshot.isFlapping(FLAPPING_MIN_AVAILABILITY, this.watchLossGrace)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
 		}
-		if (status.isWatching()) {
+		if (snapshot.watching()) {
 			return WatchHealth.UP;
 		}
-		Instant since = status.getNotWatchingSince();
+		Instant since = snapshot.notWatchingSince();
 		if (since == null) {
 			// the monitor has not sampled since the watch was lost: the loss has only just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;
 		return new WatchHealth(lost ? WatchHealth.Level.DOWN : WatchHealth.Level.UP,
-				isForbidden(status.getLastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
+				isForbidden(snapshot.lastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
 	}
 
 	// only an error since the watch was lost (or the informer started) explains the loss

@@ -30,6 +30,7 @@ import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -60,15 +61,11 @@ class InformerAutoConfigurationTests {
 		mock.close();
 	}
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""));
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> client);
 
 	@Test
 	void withoutDeclarationsNoInformerRunsAndNoServerIsAsked() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, InformerAutoConfigurationTests::unreachableClient,
-					(definition) -> definition.setDestroyMethodName(""))
+		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(DefaultInformerRegistry.class).names()).isEmpty();
@@ -284,9 +281,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void unreachableApiServerNamesTheUrlAndTheConfigSource() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, InformerAutoConfigurationTests::unreachableClient,
-					(definition) -> definition.setDestroyMethodName(""))
+		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient)
 			.withPropertyValues(configMap("any"))
 			.run((context) -> {
 				FailureAnalysis analysis = startupFailure(context);

@@ -3,12 +3,10 @@ package dev.informer.autoconfigure;
 import java.time.Duration;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -16,6 +14,7 @@ import dev.informer.InformerState;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -31,9 +30,7 @@ class InformerLifecycleRestartTests {
 
 	private final MockApiServer mock = MockApiServer.crud();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(this.mock::client)
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1",
 				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=restart");

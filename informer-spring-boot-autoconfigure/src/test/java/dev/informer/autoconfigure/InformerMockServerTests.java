@@ -16,7 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.ContextClosedEvent;
@@ -31,6 +30,7 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.Gadget;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -62,9 +62,7 @@ class InformerMockServerTests {
 		mock.close();
 	}
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> client)
 		.withBean(RecordingListener.class);
 
 	@BeforeAll

@@ -1,16 +1,15 @@
 package dev.informer.autoconfigure;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,9 +22,7 @@ class InformerStartupTimeoutTests {
 
 	private static MockApiServer mock;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> mock.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> mock.client())
 		.withPropertyValues("informer.resources.configmaps.api-version=v1",
 				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=broken",
 				"informer.startup.timeout=2s");

@@ -14,13 +14,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.it.RealApiServer.ApiRequest;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
@@ -116,8 +115,7 @@ class InformerBookmarkIT {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
+		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NAMESPACE);

@@ -12,13 +12,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
@@ -77,11 +76,11 @@ class InformerOutageIT {
 				});
 				WatchHealthPolicy health = new WatchHealthPolicy(GRACE, Duration.ofSeconds(60));
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.DOWN);
-				assertThat(health.evaluate(informer, status, Instant.now()).reason()).isEqualTo("WatchLost");
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.DOWN);
+				assertThat(health.evaluate(informer, status.snapshot(), Instant.now()).reason()).isEqualTo("WatchLost");
 				proxy.restore();
 				await().atMost(Duration.ofSeconds(60))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.UP
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP
 							&& !listener.resourceEvents().isEmpty());
 				// 20 cached objects, one changed: one event, not a storm
 				assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
@@ -112,13 +111,13 @@ class InformerOutageIT {
 				// fabric8 retries the watch without saying why it fails; replacing the stalled
 				// informer lists, and the list's 403 names the cause
 				await().atMost(Duration.ofSeconds(60)).until(() -> {
-					WatchHealth watchHealth = health.evaluate(informer, status, Instant.now());
+					WatchHealth watchHealth = health.evaluate(informer, status.snapshot(), Instant.now());
 					return watchHealth.level() == WatchHealth.Level.DOWN && "Forbidden".equals(watchHealth.reason());
 				});
 				assertThat(status.getLastError().httpCode()).isEqualTo(403);
 				TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 				await().atMost(Duration.ofSeconds(90))
-					.until(() -> health.evaluate(informer, status, Instant.now()).level() == WatchHealth.Level.UP);
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP);
 				// nothing changed while access was revoked: nothing to deliver
 				assertThat(listener.resourceEvents()).isEqualTo(before);
 			});
@@ -136,8 +135,7 @@ class InformerOutageIT {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client, String namespace, String... properties) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
+		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap",

@@ -13,10 +13,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
@@ -24,6 +22,7 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.Gadget;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
@@ -58,8 +57,7 @@ class InformerRealServerIT {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
+		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class);
 	}
 

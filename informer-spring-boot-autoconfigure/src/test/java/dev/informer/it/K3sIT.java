@@ -14,12 +14,9 @@ import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.k3s.K3sContainer;
 import org.testcontainers.utility.DockerImageName;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 
@@ -54,8 +51,7 @@ class K3sIT {
 
 	@Test
 	void eventsCustomResourcesAndSelectors() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
+		InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=k3s-it",

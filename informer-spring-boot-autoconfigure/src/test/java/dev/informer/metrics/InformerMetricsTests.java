@@ -107,9 +107,9 @@ class InformerMetricsTests {
 	void listenerDurationsAreRecordedThroughTheInformersDeliveryObserver() {
 		bind();
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventType.UPDATED, Duration.ofMillis(20), 0);
+			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.UPDATED, Duration.ofMillis(20), 0);
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventType.UPDATED, Duration.ofMillis(40), 1);
+			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.UPDATED, Duration.ofMillis(40), 1);
 		var timer = this.meters.get("informer.listener.duration")
 			.tag("namespace", "team-a")
 			.tag("type", "updated")
@@ -130,7 +130,7 @@ class InformerMetricsTests {
 		metrics.bindTo(this.meters);
 		metrics.bindTo(other);
 		TestWatches.observer(this.informer)
-			.delivered(this.informer, this.teamA, EventType.ADDED, Duration.ofMillis(5), 0);
+			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.ADDED, Duration.ofMillis(5), 0);
 		assertThat(this.meters.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
 			.count()).isEqualTo(1);
 		assertThat(other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()

@@ -15,15 +15,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.Watch;
 
@@ -47,11 +46,6 @@ class BadInputTests {
 
 	private FaultServer faults;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
-
 	@BeforeEach
 	void startServer() {
 		this.faults = FaultServer.start();
@@ -63,8 +57,9 @@ class BadInputTests {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return this.runner.withBean(KubernetesClient.class, () -> client,
-				(definition) -> definition.setDestroyMethodName(""));
+		return InformerContexts.runner(() -> client)
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
 	}
 
 	@Test

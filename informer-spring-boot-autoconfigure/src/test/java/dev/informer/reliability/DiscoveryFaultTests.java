@@ -7,15 +7,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerStartupException;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 
 import static dev.informer.reliability.FaultServer.cm;
@@ -36,20 +35,16 @@ class DiscoveryFaultTests {
 
 	private final FaultServer faults = FaultServer.withoutDiscovery();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=discovery");
-
 	@AfterEach
 	void stopServer() {
 		this.faults.close();
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return this.runner.withBean(KubernetesClient.class, () -> client,
-				(definition) -> definition.setDestroyMethodName(""));
+		return InformerContexts.runner(() -> client)
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=discovery");
 	}
 
 	@Test

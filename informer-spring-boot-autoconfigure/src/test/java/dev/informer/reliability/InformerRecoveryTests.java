@@ -11,20 +11,17 @@ import java.util.regex.Pattern;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
@@ -33,6 +30,7 @@ import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.WatchMonitor;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
@@ -93,7 +91,7 @@ class InformerRecoveryTests {
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status, Instant.now()));
+					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
 					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
 				});
 				assertThat(seen).anySatisfy((watchHealth) -> {
@@ -125,7 +123,7 @@ class InformerRecoveryTests {
 				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				List<WatchHealth> seen = new ArrayList<>();
 				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status, Instant.now()));
+					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
 					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
 				});
 				assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
@@ -250,8 +248,7 @@ class InformerRecoveryTests {
 	}
 
 	private ApplicationContextRunner runner(String... properties) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+		return InformerContexts.runner(this.mock::client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults")

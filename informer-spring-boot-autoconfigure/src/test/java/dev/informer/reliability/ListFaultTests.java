@@ -26,7 +26,6 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.InformerState;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
@@ -34,6 +33,7 @@ import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -60,12 +60,6 @@ class ListFaultTests {
 
 	private FaultServer faults;
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class,
-				InformerHealthContributorAutoConfiguration.class))
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
-
 	@AfterEach
 	void stopServer() {
 		if (this.faults != null) {
@@ -74,8 +68,10 @@ class ListFaultTests {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return this.runner.withBean(KubernetesClient.class, () -> client,
-				(definition) -> definition.setDestroyMethodName(""));
+		return InformerContexts.runner(() -> client)
+			.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
 	}
 
 	@Test

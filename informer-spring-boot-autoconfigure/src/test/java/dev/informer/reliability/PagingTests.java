@@ -7,17 +7,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.Watch;
 
@@ -46,9 +44,7 @@ class PagingTests {
 
 	private final List<Long> firstPageRequests = new CopyOnWriteArrayList<>();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + NS, "informer.resources.configmaps.list-page-size=2");

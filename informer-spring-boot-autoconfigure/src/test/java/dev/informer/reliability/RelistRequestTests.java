@@ -7,7 +7,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,12 +17,12 @@ import org.springframework.context.event.EventListener;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerSpec;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.endpoint.InformersEndpoint.ActionDescriptor;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 
@@ -47,10 +46,8 @@ class RelistRequestTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(InformerAutoConfiguration.class, InformerEndpointAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
+		.withConfiguration(AutoConfigurations.of(InformerEndpointAutoConfiguration.class))
 		.withBean(GatedListener.class)
 		.withBean(ThreadRecorder.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",

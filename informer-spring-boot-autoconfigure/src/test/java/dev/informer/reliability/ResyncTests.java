@@ -7,21 +7,19 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.metrics.InformerMetrics;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.EventType;
 import dev.informer.watch.Watch;
@@ -46,9 +44,7 @@ class ResyncTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + NS, "informer.resources.configmaps.resync-period=1s");

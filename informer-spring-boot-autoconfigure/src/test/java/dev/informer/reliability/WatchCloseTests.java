@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -15,11 +14,11 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -47,10 +46,8 @@ class WatchCloseTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class,
-				InformerHealthContributorAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
+		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + NS);

@@ -8,21 +8,19 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
@@ -58,8 +56,7 @@ class WatchFaultTests {
 	}
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-			.withBean(KubernetesClient.class, this.mock::client, (definition) -> definition.setDestroyMethodName(""))
+		return InformerContexts.runner(this.mock::client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults");

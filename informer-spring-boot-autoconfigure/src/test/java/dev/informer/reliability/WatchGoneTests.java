@@ -11,24 +11,22 @@ import java.util.stream.Collectors;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.InformerRegistry;
 import dev.informer.InformerState;
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -57,9 +55,7 @@ class WatchGoneTests {
 
 	private FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> this.faults.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + NS);

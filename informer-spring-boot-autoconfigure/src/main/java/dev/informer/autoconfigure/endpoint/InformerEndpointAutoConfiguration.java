@@ -2,6 +2,7 @@ package dev.informer.autoconfigure.endpoint;
 
 import java.time.Clock;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,7 +12,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.autoconfigure.InformerProperties;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchRegistry;
@@ -28,10 +28,9 @@ public final class InformerEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformersEndpoint informersEndpoint(WatchRegistry registry, InformerProperties properties) {
-		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
-				properties.getStartup().getTimeout());
-		return new InformersEndpoint(registry, policy, Clock.systemUTC());
+	InformersEndpoint informersEndpoint(WatchRegistry registry, WatchHealthPolicy policy,
+			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new InformersEndpoint(registry, policy, clock);
 	}
 
 }

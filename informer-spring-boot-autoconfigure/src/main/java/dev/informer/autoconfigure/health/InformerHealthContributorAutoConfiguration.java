@@ -2,6 +2,7 @@ package dev.informer.autoconfigure.health;
 
 import java.time.Clock;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -14,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.autoconfigure.InformerProperties;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchRegistry;
@@ -35,10 +35,9 @@ public final class InformerHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "informersHealthContributor")
-	InformersHealthContributor informersHealthContributor(WatchRegistry registry, InformerProperties properties) {
-		WatchHealthPolicy policy = new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(),
-				properties.getStartup().getTimeout());
-		return new InformersHealthContributor(registry, policy, Clock.systemUTC());
+	InformersHealthContributor informersHealthContributor(WatchRegistry registry, WatchHealthPolicy policy,
+			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new InformersHealthContributor(registry, policy, clock);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -5,6 +5,7 @@ import java.time.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,8 +29,9 @@ public final class InformerMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerMetrics informerMetrics(WatchRegistry registry) {
-		return new InformerMetrics(registry, Clock.systemUTC());
+	InformerMetrics informerMetrics(WatchRegistry registry,
+			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
+		return new InformerMetrics(registry, clock);
 	}
 
 }

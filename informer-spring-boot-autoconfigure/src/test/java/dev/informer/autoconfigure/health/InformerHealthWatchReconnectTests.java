@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,11 +20,11 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
-import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
@@ -77,10 +76,8 @@ class InformerHealthWatchReconnectTests {
 		mock.close();
 	}
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class,
-				InformerHealthContributorAutoConfiguration.class))
-		.withBean(KubernetesClient.class, () -> mock.client(), (definition) -> definition.setDestroyMethodName(""))
+	private final ApplicationContextRunner runner = InformerContexts.runner(() -> mock.client())
+		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
 		.withBean(Transitions.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1",
 				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=flaky");

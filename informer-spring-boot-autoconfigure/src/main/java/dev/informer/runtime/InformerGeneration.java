@@ -1,0 +1,301 @@
+package dev.informer.runtime;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerSpec;
+import dev.informer.InformerState;
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.watch.EventType;
+import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.RelistReason;
+
+/**
+ * One fabric8 informer of a {@link NamespaceInformer}, with its cache: what a relist or a
+ * replacement swaps. Turns fabric8's callbacks into events handed to the delivery queue and
+ * into status. Once retired (stopped or replaced by a relist) it hands nothing more to the
+ * queue and no longer touches the status; what it handed on before is still delivered.
+ *
+ * @param <T> the resource type
+ */
+final class InformerGeneration<T extends HasMetadata> implements ResourceEventHandler<T>, ExceptionHandler {
+
+	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+
+	private final NamespaceInformer<T> watch;
+
+	private final SharedIndexInformer<T> informer;
+
+	private final CachingItemStore<T> store;
+
+	private final DeliveryTracker<T> tracker = new DeliveryTracker<>();
+
+	private final CompletableFuture<Void> listed = new CompletableFuture<>();
+
+	/** Guards handing events to the queue against retirement. */
+	private final Object handoff = new Object();
+
+	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
+	private volatile boolean retired;
+
+	// guarded by handoff
+	private @Nullable Collection<T> seenAtRetirement;
+
+	private volatile boolean started;
+
+	/** Between fabric8's onBeforeList and its onList, retries of a failed list included. */
+	private volatile boolean listing;
+
+	private volatile @Nullable Instant listedAt;
+
+	InformerGeneration(NamespaceInformer<T> watch, KubernetesClient client, List<InformerCustomizer> customizers) {
+		this.watch = watch;
+		this.informer = watch.createInformer(client);
+		List<Consumer<? super T>> transforms = new ArrayList<>();
+		InformerSpec<T> spec = watch.spec(this.informer, transforms);
+		for (InformerCustomizer customizer : customizers) {
+			customizer.customize(spec);
+		}
+		boolean strip = this.watch.definition().getDeclaration().isStripManagedFields();
+		this.store = new CachingItemStore<>(strip, transforms, this.tracker, this::transformFailed);
+		this.informer.itemStore(this.store);
+		this.informer.exceptionHandler(this);
+		this.informer.addEventHandler(this);
+	}
+
+	void seed(Collection<T> initialState) {
+		this.store.expectInitialState(initialState);
+		// fabric8 then lists afresh (not from the watch cache) and compares resourceVersions
+		this.informer.initialState(List.copyOf(initialState).stream());
+	}
+
+	/**
+	 * Start the fabric8 informer.
+	 * @param releasePermit run once when the first list completed or failed, or
+	 * {@code null}
+	 */
+	void start(@Nullable Runnable releasePermit) {
+		this.permit.set(releasePermit);
+		this.started = true;
+		// fabric8 stops an informer for good on some errors: replace it, do not let it
+		// sit dead while health says UP
+		this.informer.stopped().whenComplete((result, ex) -> {
+			if (isActive() && this.watch.getStatus().isSynced()) {
+				this.watch.scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer"
+						+ ((ex != null) ? " (" + NamespaceInformer.describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
+			}
+		});
+		this.informer.start().whenComplete((result, ex) -> {
+			releasePermit();
+			if (ex != null && isActive()) {
+				Throwable cause = KubernetesErrors.unwrap(ex);
+				this.watch.getStatus().transition(InformerState.FAILED, NamespaceInformer.describe(cause));
+				this.listed.completeExceptionally(cause);
+				this.watch.synced().completeExceptionally(cause);
+			}
+		});
+	}
+
+	private void releasePermit() {
+		Runnable release = this.permit.getAndSet(null);
+		if (release != null) {
+			release.run();
+		}
+	}
+
+	/**
+	 * Retire this informer: hand nothing more to the queue, stop fabric8's informer, and
+	 * return what listeners will have seen once the queue is delivered: the cache, less
+	 * the changes fabric8 had not handed on (it drops them when it stops).
+	 * @return the objects listeners will have seen, the same on every call
+	 */
+	Collection<T> retire() {
+		Collection<T> seen;
+		synchronized (this.handoff) {
+			if (this.seenAtRetirement == null) {
+				this.retired = true;
+				this.seenAtRetirement = this.tracker.seenByListeners(this.store.snapshot()).values();
+			}
+			seen = this.seenAtRetirement;
+		}
+		this.informer.stop();
+		this.listed.cancel(false);
+		releasePermit();
+		return seen;
+	}
+
+	boolean isActive() {
+		return !this.retired && !this.watch.isClosed();
+	}
+
+	@Override
+	public void onBeforeList(String resourceVersion) {
+		this.listing = true;
+		queueMarker(this.watch.getStatus()::listStarted);
+	}
+
+	@Override
+	public void onList(String resourceVersion, boolean remainedEmpty) {
+		this.listing = false;
+		this.listedAt = this.watch.clock().instant();
+		releasePermit();
+		queueMarker(() -> {
+			if (this.watch.getStatus().listCompleted(this.store.size())) {
+				// publish the synced event first: startup waits on this future, and
+				// listeners of that event must be done before the application goes on
+				this.watch.owner().namespaceSynced();
+				this.watch.synced().complete(null);
+			}
+			this.listed.complete(null);
+		});
+	}
+
+	private void queueMarker(Runnable action) {
+		synchronized (this.handoff) {
+			DeliveryQueue queue = this.watch.queue();
+			if (isActive() && queue != null) {
+				// skipped if this informer retired meanwhile: its successor lists afresh
+				queue.marker(() -> {
+					if (isActive()) {
+						action.run();
+					}
+				});
+			}
+		}
+	}
+
+	@Override
+	public void onAdd(T resource) {
+		handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(this.watch.definition().getName(),
+				this.watch.definition().getResourceClass(), resource));
+	}
+
+	@Override
+	public void onUpdate(T oldResource, T newResource) {
+		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.watch.definition().getName(),
+				this.watch.definition().getResourceClass(), oldResource, newResource);
+		handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
+	}
+
+	@Override
+	public void onDelete(T resource, boolean deletedFinalStateUnknown) {
+		handOff(resource, EventType.DELETED, new ResourceDeletedEvent<>(this.watch.definition().getName(),
+				this.watch.definition().getResourceClass(), resource, deletedFinalStateUnknown));
+	}
+
+	/**
+	 * Hand an event from fabric8's thread to the queue; the listeners get it there.
+	 */
+	private void handOff(T resource, EventType type, ResourceEvent<T> event) {
+		String key = Cache.metaNamespaceKeyFunc(resource);
+		synchronized (this.handoff) {
+			DeliveryQueue queue = this.watch.queue();
+			if (!isActive() || queue == null) {
+				return;
+			}
+			if (type != EventType.RESYNC) {
+				// resyncs replay the cache: fabric8 queues them without changing it
+				this.tracker.delivered(key);
+				queue.event(() -> this.watch.deliver(type, event));
+			}
+			else if (this.watch.resyncsQueued().add(key)) {
+				queue.event(() -> {
+					this.watch.resyncsQueued().remove(key);
+					this.watch.deliver(type, event);
+				});
+			}
+		}
+	}
+
+	private void transformFailed(String key, Throwable ex) {
+		if (isActive()) {
+			this.watch.getStatus().transformFailed(key, ex);
+			logger.warn("Informer '" + this.watch.definition().getName() + "'" + this.watch.where()
+					+ ": a transform failed on " + key + " (" + ex.getClass().getName()
+					+ "); the object is cached and delivered as it was before that transform");
+			logger.debug("Transform failure on " + key, ex);
+		}
+	}
+
+	@Override
+	public boolean retryAfterException(boolean isStarted, Throwable ex) {
+		try {
+			releasePermit();
+			if (!isActive()) {
+				return false;
+			}
+			WatchStatus status = this.watch.getStatus();
+			status.errorOccurred(ex);
+			// a relist's informer has not started, but the watch had synced before
+			boolean retry = this.watch.owner().getRetryPolicy()
+				.shouldRetry(isStarted || status.isSynced(), ex);
+			String name = this.watch.definition().getName();
+			if (retry) {
+				logger.warn("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex) + "; retrying with backoff");
+			}
+			else {
+				logger.error("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex) + "; not retrying");
+			}
+			return retry;
+		}
+		catch (Throwable unexpected) {
+			// fabric8 wedges an informer whose exception handler throws: retry instead
+			logger.error("Informer '" + this.watch.definition().getName()
+					+ "': handling an error failed; retrying anyway", unexpected);
+			return true;
+		}
+	}
+
+	/**
+	 * Return a future that completes when this informer's first list has been delivered.
+	 * @return the future
+	 */
+	CompletableFuture<Void> listed() {
+		return this.listed;
+	}
+
+	SharedIndexInformer<T> informer() {
+		return this.informer;
+	}
+
+	CachingItemStore<T> store() {
+		return this.store;
+	}
+
+	DeliveryTracker<T> tracker() {
+		return this.tracker;
+	}
+
+	boolean isStarted() {
+		return this.started;
+	}
+
+	boolean isListing() {
+		return this.listing;
+	}
+
+	@Nullable Instant listedAt() {
+		return this.listedAt;
+	}
+
+}
