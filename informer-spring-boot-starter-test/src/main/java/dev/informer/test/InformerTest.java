@@ -31,7 +31,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * <p>
  * The informers talk to a Kubernetes API server chosen by {@link #server()}, or by the
  * {@code informer.test.server} property when the attribute is left at {@link Server#AUTO}.
- * A {@link KubernetesConnectionDetails} bean, such as the one that
+ * A {@link dev.informer.autoconfigure.KubernetesConnectionDetails} bean, such as the one that
  * {@code @ServiceConnection} creates for a {@code K3sContainer}, takes precedence over both.
  * The test's {@code KubernetesClient} bean defaults to a fresh namespace per application
  * context, also available as the {@code informer.test.namespace} property (for example

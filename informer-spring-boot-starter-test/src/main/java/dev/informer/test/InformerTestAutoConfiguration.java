@@ -21,6 +21,7 @@ import org.springframework.core.io.ResourceLoader;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerTest.Server;
 
 /**

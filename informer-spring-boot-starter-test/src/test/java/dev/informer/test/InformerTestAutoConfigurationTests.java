@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerTest.Server;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -12,7 +12,7 @@ import org.springframework.boot.testcontainers.service.connection.ServiceConnect
 import dev.informer.test.InformerEvents;
 import dev.informer.test.InformerTest;
 import dev.informer.test.InformerTest.Server;
-import dev.informer.test.KubernetesConnectionDetails;
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.RealServerK3sContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
