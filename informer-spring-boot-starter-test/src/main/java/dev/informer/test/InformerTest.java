@@ -78,6 +78,19 @@ public @interface InformerTest {
 	String[] manifests() default {};
 
 	/**
+	 * Whether the informers, and the application's {@code KubernetesClient}, run as a user
+	 * that has only the RBAC rules {@link dev.informer.RbacRules} computes for the declared
+	 * informers ({@code list} and {@code watch} on each declared resource, in a Role per
+	 * declared namespace or a ClusterRole), granted before they start. The test's
+	 * namespace and {@link #manifests() manifests} are still created with admin rights, and a
+	 * test creates objects with the {@link AdminClient @AdminClient} client. Needs a server
+	 * that enforces RBAC: {@link Server#REAL} or a K3s {@code @ServiceConnection}.
+	 * @return whether the informers run with restricted credentials
+	 */
+	@PropertyMapping(value = "informer.test.restricted", skip = Skip.ON_DEFAULT_VALUE)
+	boolean restricted() default false;
+
+	/**
 	 * Determines if default filtering should be used with
 	 * {@link org.springframework.boot.autoconfigure.SpringBootApplication @SpringBootApplication}.
 	 * By default only components with {@code @EventListener} methods are included.

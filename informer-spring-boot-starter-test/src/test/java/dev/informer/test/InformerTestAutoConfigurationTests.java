@@ -49,4 +49,14 @@ class InformerTestAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void restrictedCredentialsNeedAServerThatEnforcesRbac() {
+		this.contextRunner.withPropertyValues("informer.test.server=mock", "informer.test.restricted=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("@InformerTest(restricted = true) needs a server that enforces RBAC")
+				.hasMessageContaining("Server.REAL"));
+	}
+
 }
