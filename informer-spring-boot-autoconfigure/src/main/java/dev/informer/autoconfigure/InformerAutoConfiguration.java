@@ -65,8 +65,10 @@ public final class InformerAutoConfiguration {
 
 	@Bean(name = CLIENT_BEAN_NAME)
 	@ConditionalOnMissingBean
-	KubernetesClient informerKubernetesClient() {
-		return new KubernetesClientBuilder().build();
+	KubernetesClient informerKubernetesClient(ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+		KubernetesClientBuilder builder = new KubernetesClientBuilder();
+		connectionDetails.ifAvailable((details) -> builder.withConfig(details.getConfig()));
+		return builder.build();
 	}
 
 	@Bean

@@ -123,6 +123,23 @@ class InformerAutoConfigurationTests {
 	}
 
 	@Test
+	void createsTheClientFromConnectionDetailsWhenTheyExist() {
+		client.configMaps().resource(TestResources.configMap("connection-details", "seen", "v")).create();
+		KubernetesConnectionDetails details = () -> new ConfigBuilder(client.getConfiguration()).build();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesConnectionDetails.class, () -> details)
+			.withPropertyValues(configMap("connection-details"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasBean(InformerAutoConfiguration.CLIENT_BEAN_NAME);
+				assertThat(context.getBean(KubernetesClient.class).getMasterUrl())
+					.isEqualTo(client.getMasterUrl());
+				assertThat(context.getBean(DefaultInformerRegistry.class)
+					.cache("configmaps", ConfigMap.class)
+					.get("connection-details", "seen")).isPresent();
+			});
+	}
+
+	@Test
 	void backsOffWhenTheApplicationDefinesItsOwnRegistry() {
 		InformerRegistry own = new DefaultInformerRegistry(List.of());
 		this.runner.withBean(InformerRegistry.class, () -> own)

@@ -123,7 +123,8 @@ class ReadmeTests {
 	}
 
 	private static Optional<Path> testSource(String className) {
-		for (String module : new String[] { "informer-spring-boot-autoconfigure", "sample-app", "benchmarks" }) {
+		for (String module : new String[] { "informer-spring-boot-autoconfigure", "informer-spring-boot-starter-test",
+				"informer-spring-boot-starter-test-usage", "sample-app", "benchmarks" }) {
 			try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src/test/java"))) {
 				Optional<Path> found = files.filter((file) -> file.getFileName().toString().equals(className + ".java"))
 					.findFirst();

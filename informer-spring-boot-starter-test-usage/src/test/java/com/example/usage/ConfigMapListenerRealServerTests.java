@@ -12,6 +12,7 @@ import dev.informer.test.InformerTest.Server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@RequiresRealServer
 @InformerTest(server = Server.REAL)
 class ConfigMapListenerRealServerTests {
 

@@ -14,7 +14,11 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.SmartApplicationListener;
 
 import dev.informer.event.InformerStateChangedEvent;
@@ -31,10 +35,15 @@ import dev.informer.event.ResourceUpdatedEvent;
  * assertThat(events).receivedAdded("configmaps", "default", "x");
  * </pre>
  * {@link InformerTest @InformerTest} registers one; elsewhere declare it as a bean.
+ * <p>
+ * As a bean, it records each event after the context's other listeners of the same order
+ * (by default all of them) handled it, so once an assertion has seen an event, what the
+ * application's {@code @EventListener} methods did with it can be asserted without waiting.
  *
  * @see InformerEventsAssert
  */
-public class InformerEvents implements SmartApplicationListener, AssertProvider<InformerEventsAssert> {
+public class InformerEvents implements SmartApplicationListener, ApplicationContextAware, SmartInitializingSingleton,
+		AssertProvider<InformerEventsAssert> {
 
 	/**
 	 * How long assertions wait unless told otherwise: long enough for a real API server on a
@@ -45,6 +54,8 @@ public class InformerEvents implements SmartApplicationListener, AssertProvider<
 	private final List<ApplicationEvent> events = new CopyOnWriteArrayList<>();
 
 	private final Set<String> informers;
+
+	private @Nullable ApplicationContext context;
 
 	/**
 	 * Create an instance that knows no informer names, so {@link #awaitSynced()} waits for
@@ -60,6 +71,24 @@ public class InformerEvents implements SmartApplicationListener, AssertProvider<
 	 */
 	public InformerEvents(Set<String> informers) {
 		this.informers = Set.copyOf(informers);
+	}
+
+	@Override
+	public void setApplicationContext(ApplicationContext context) {
+		this.context = context;
+	}
+
+	/**
+	 * Move this listener behind the {@code @EventListener} methods, which the context
+	 * registers once all singletons exist, that is after this bean: listeners of equal
+	 * order are called in registration order.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		if (this.context instanceof ConfigurableApplicationContext configurable) {
+			configurable.removeApplicationListener(this);
+			configurable.addApplicationListener(this);
+		}
 	}
 
 	@Override

@@ -31,7 +31,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * <p>
  * The informers talk to a Kubernetes API server chosen by {@link #server()}, or by the
  * {@code informer.test.server} property when the attribute is left at {@link Server#AUTO}.
- * A {@link KubernetesConnectionDetails} bean, such as the one that
+ * A {@link dev.informer.autoconfigure.KubernetesConnectionDetails} bean, such as the one that
  * {@code @ServiceConnection} creates for a {@code K3sContainer}, takes precedence over both.
  * The test's {@code KubernetesClient} bean defaults to a fresh namespace per application
  * context, also available as the {@code informer.test.namespace} property (for example
@@ -76,6 +76,19 @@ public @interface InformerTest {
 	 */
 	@PropertyMapping(value = "informer.test.manifests", skip = Skip.ON_DEFAULT_VALUE)
 	String[] manifests() default {};
+
+	/**
+	 * Whether the informers, and the application's {@code KubernetesClient}, run as a user
+	 * that has only the RBAC rules {@link dev.informer.RbacRules} computes for the declared
+	 * informers ({@code list} and {@code watch} on each declared resource, in a Role per
+	 * declared namespace or a ClusterRole), granted before they start. The test's
+	 * namespace and {@link #manifests() manifests} are still created with admin rights, and a
+	 * test creates objects with the {@link AdminClient @AdminClient} client. Needs a server
+	 * that enforces RBAC: {@link Server#REAL} or a K3s {@code @ServiceConnection}.
+	 * @return whether the informers run with restricted credentials
+	 */
+	@PropertyMapping(value = "informer.test.restricted", skip = Skip.ON_DEFAULT_VALUE)
+	boolean restricted() default false;
 
 	/**
 	 * Determines if default filtering should be used with

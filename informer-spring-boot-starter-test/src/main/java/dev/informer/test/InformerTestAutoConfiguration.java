@@ -8,9 +8,11 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -19,8 +21,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
+import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerTest.Server;
 
 /**
@@ -41,6 +45,17 @@ public final class InformerTestAutoConfiguration {
 	 * The property that lists the manifests to create before the informers start.
 	 */
 	static final String MANIFESTS_PROPERTY = "informer.test.manifests";
+
+	/**
+	 * The property that makes the informers run as a user with only the RBAC they need.
+	 */
+	static final String RESTRICTED_PROPERTY = "informer.test.restricted";
+
+	/**
+	 * The property that names informers whose rules the restricted user is not granted, to
+	 * prove that the application fails clearly when its RBAC lags its declarations.
+	 */
+	static final String UNGRANTED_PROPERTY = "informer.test.restricted-ungranted-informers";
 
 	@Bean
 	@ConditionalOnMissingBean(KubernetesConnectionDetails.class)
@@ -63,10 +78,14 @@ public final class InformerTestAutoConfiguration {
 		return realServerInstalled ? Server.REAL : Server.MOCK;
 	}
 
-	@Bean
-	@ConditionalOnMissingBean
-	KubernetesClient informerTestKubernetesClient(KubernetesConnectionDetails connectionDetails,
-			Environment environment, ResourceLoader resourceLoader) {
+	/**
+	 * The client with admin rights: it creates the test's namespace and the manifests'
+	 * objects before the informers start, and is the test's {@link AdminClient @AdminClient}.
+	 */
+	@Bean(defaultCandidate = false)
+	@AdminClient
+	KubernetesClient informerTestAdminClient(KubernetesConnectionDetails connectionDetails, Environment environment,
+			ResourceLoader resourceLoader) {
 		Config config = connectionDetails.getConfig();
 		String namespace = environment.getProperty(TestNamespaceContextCustomizerFactory.NAMESPACE_PROPERTY);
 		if (namespace != null) {
@@ -85,6 +104,60 @@ public final class InformerTestAutoConfiguration {
 			.toList();
 		Manifests.apply(client, manifests, InformerEvents.DEFAULT_TIMEOUT);
 		return client;
+	}
+
+	/**
+	 * The application's client, which the informers use: the admin's configuration, or
+	 * with {@link InformerTest#restricted()} one that impersonates a user who has only what
+	 * the informers need.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	KubernetesClient informerTestKubernetesClient(KubernetesConnectionDetails connectionDetails,
+			@AdminClient KubernetesClient admin, Environment environment) {
+		Config config = connectionDetails.getConfig();
+		config.setNamespace(admin.getNamespace());
+		if (isRestricted(environment)) {
+			if (connectionDetails instanceof MockApiServer) {
+				throw new IllegalStateException("@InformerTest(restricted = true) needs a server that enforces RBAC: "
+						+ "fabric8's mock server allows everything. Use @InformerTest(server = Server.REAL) or a K3s "
+						+ "@ServiceConnection.");
+			}
+			config.setImpersonateUsername(restrictedUser(admin.getNamespace()));
+		}
+		return new KubernetesClientBuilder().withConfig(config).build();
+	}
+
+	/**
+	 * Grants the restricted user the rules of the informers, after they were resolved and
+	 * before they start.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(RESTRICTED_PROPERTY)
+	@Nullable RestrictedAccess informerTestRestrictedAccess(@AdminClient KubernetesClient admin,
+			KubernetesClient client, ObjectProvider<InformerRegistry> registry, Environment environment) {
+		InformerRegistry informers = registry.getIfAvailable();
+		if (informers == null || client.getConfiguration().getImpersonateUsername() == null) {
+			return null;
+		}
+		Set<String> ungranted = Set.copyOf(Binder.get(environment)
+			.bind(UNGRANTED_PROPERTY, Bindable.listOf(String.class))
+			.orElse(List.of()));
+		return RestrictedAccess.grant(admin, client, informers, ungranted, InformerEvents.DEFAULT_TIMEOUT);
+	}
+
+	private static boolean isRestricted(Environment environment) {
+		return environment.getProperty(RESTRICTED_PROPERTY, Boolean.class, false);
+	}
+
+	/**
+	 * Return the user a restricted test impersonates: one per namespace, so that the
+	 * cluster-wide grants of test contexts that run at once stay apart.
+	 * @param namespace the test's namespace
+	 * @return the user name
+	 */
+	static String restrictedUser(@Nullable String namespace) {
+		return "informer-test-user:" + ((namespace != null) ? namespace : "default");
 	}
 
 	@Bean

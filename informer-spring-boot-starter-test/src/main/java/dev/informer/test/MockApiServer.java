@@ -12,6 +12,8 @@ import io.fabric8.mockwebserver.MockWebServer;
 
 import org.springframework.beans.factory.DisposableBean;
 
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
+
 /**
  * fabric8's mock API server in CRUD mode, on a random loopback port, for one application
  * context.

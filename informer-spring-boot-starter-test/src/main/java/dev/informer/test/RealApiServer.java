@@ -18,6 +18,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogMessage;
 
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
+
 /**
  * The real kube-apiserver and etcd of a JVM, started by {@code io.fabric8:kube-api-test} in
  * offline mode on the loopback interface on first use and stopped when the JVM exits, so

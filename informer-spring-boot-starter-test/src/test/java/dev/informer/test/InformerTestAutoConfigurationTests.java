@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerTest.Server;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +47,16 @@ class InformerTestAutoConfigurationTests {
 				assertThat(context.getBean(KubernetesClient.class).getMasterUrl())
 					.hasToString("https://127.0.0.1:1/");
 			});
+	}
+
+	@Test
+	void restrictedCredentialsNeedAServerThatEnforcesRbac() {
+		this.contextRunner.withPropertyValues("informer.test.server=mock", "informer.test.restricted=true")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("@InformerTest(restricted = true) needs a server that enforces RBAC")
+				.hasMessageContaining("Server.REAL"));
 	}
 
 }

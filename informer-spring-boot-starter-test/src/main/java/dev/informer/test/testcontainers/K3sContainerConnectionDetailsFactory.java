@@ -6,7 +6,7 @@ import org.testcontainers.k3s.K3sContainer;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionDetailsFactory;
 import org.springframework.boot.testcontainers.service.connection.ContainerConnectionSource;
 
-import dev.informer.test.KubernetesConnectionDetails;
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 
 /**
  * {@link ContainerConnectionDetailsFactory} that creates {@link KubernetesConnectionDetails}

@@ -8,6 +8,7 @@ import org.springframework.beans.factory.annotation.Value;
 import dev.informer.test.InformerEvents;
 import dev.informer.test.InformerTest;
 import dev.informer.test.InformerTest.Server;
+import dev.informer.test.RequiresRealServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A CRD and an object of it, created from a manifest before an informer of the new kind
  * starts, on the real kube-apiserver.
  */
+@RequiresRealServer
 @InformerTest(server = Server.REAL, manifests = "classpath:k8s/gadgets.yaml",
 		properties = { "informer.resources.gadgets.api-version=test.informer.dev/v1",
 				"informer.resources.gadgets.kind=Gadget",

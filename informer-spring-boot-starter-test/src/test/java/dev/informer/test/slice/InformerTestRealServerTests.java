@@ -12,6 +12,7 @@ import dev.informer.test.InformerEvents;
 import dev.informer.test.InformerEvents.Change;
 import dev.informer.test.InformerTest;
 import dev.informer.test.InformerTest.Server;
+import dev.informer.test.RequiresRealServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The slice on the real kube-apiserver: a namespace that exists on the server, and the
  * changes of an object in order.
  */
+@RequiresRealServer
 @InformerTest(server = Server.REAL)
 class InformerTestRealServerTests {
 

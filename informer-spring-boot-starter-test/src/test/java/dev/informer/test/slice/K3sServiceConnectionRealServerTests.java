@@ -9,11 +9,12 @@ import org.testcontainers.k3s.K3sContainer;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.testcontainers.service.connection.ServiceConnection;
 
+import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerEvents;
-import dev.informer.test.InformerTest;
 import dev.informer.test.InformerTest.Server;
-import dev.informer.test.KubernetesConnectionDetails;
+import dev.informer.test.InformerTest;
 import dev.informer.test.RealServerK3sContainer;
+import dev.informer.test.RequiresRealServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kubeconfig points at the real kube-apiserver, and the test asks for the mock server, so
  * only the service connection can have led the informers to the real one.
  */
+@RequiresRealServer
 @InformerTest(server = Server.MOCK)
 class K3sServiceConnectionRealServerTests {
 

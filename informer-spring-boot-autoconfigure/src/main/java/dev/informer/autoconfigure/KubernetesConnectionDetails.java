@@ -1,4 +1,4 @@
-package dev.informer.test;
+package dev.informer.autoconfigure;
 
 import io.fabric8.kubernetes.client.Config;
 
@@ -7,9 +7,10 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
 /**
  * Details required to establish a connection to a Kubernetes API server.
  * <p>
- * In an {@link InformerTest @InformerTest}, a bean of this type (for example the one that
- * {@code @ServiceConnection} creates for a {@code K3sContainer}) decides which server the
- * test's {@code KubernetesClient} talks to.
+ * When a bean of this type exists (for example the one that {@code @ServiceConnection}
+ * creates for a {@code K3sContainer} with {@code informer-spring-boot-starter-test}), the
+ * {@code KubernetesClient} that {@link InformerAutoConfiguration} creates connects with its
+ * configuration instead of fabric8's kubeconfig and in-cluster discovery.
  */
 public interface KubernetesConnectionDetails extends ConnectionDetails {
 
