@@ -96,7 +96,6 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 */
 	void start(@Nullable Runnable releasePermit) {
 		this.permit.set(releasePermit);
-		this.started = true;
 		// fabric8 stops an informer for good on some errors: replace it, do not let it
 		// sit dead while health says UP
 		this.informer.stopped().whenComplete((result, ex) -> {
@@ -114,6 +113,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				this.watch.synced().completeExceptionally(cause);
 			}
 		});
+		// only now does fabric8 say it runs: a sample in between must not take it for stopped
+		this.started = true;
 	}
 
 	private void releasePermit() {
