@@ -54,9 +54,9 @@ public interface Informer<T extends HasMetadata> {
 	/**
 	 * Rebuild the cache from a fresh list, delivering only real differences as events:
 	 * unchanged objects (same resourceVersion) cause none, changed ones a
-	 * {@code ResourceUpdatedEvent}, vanished ones a {@code ResourceDeletedEvent} with final
-	 * state unknown, new ones a {@code ResourceAddedEvent}. Returns at once, without waiting
-	 * for listeners.
+	 * {@code ResourceUpdatedEvent}, vanished ones a {@code ResourceDeletedEvent} with
+	 * final state unknown, new ones a {@code ResourceAddedEvent}. Returns at once,
+	 * without waiting for listeners.
 	 * @return a future that completes when every namespace's list has been delivered
 	 * @throws IllegalStateException if the informer is not running
 	 */

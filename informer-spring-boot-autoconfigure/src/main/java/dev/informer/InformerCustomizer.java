@@ -2,9 +2,9 @@ package dev.informer;
 
 /**
  * Callback to adjust each fabric8 informer before it starts: add indexers, event handlers
- * or item transforms, without replacing the auto-configuration. Customizer beans are applied
- * in {@link org.springframework.core.annotation.Order order}, once per informer and
- * namespace.
+ * or item transforms, without replacing the auto-configuration. Customizer beans are
+ * applied in {@link org.springframework.core.annotation.Order order}, once per informer
+ * and namespace.
  */
 @FunctionalInterface
 public interface InformerCustomizer {

@@ -17,11 +17,11 @@ import dev.informer.runtime.ResourceKindResolver;
 
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to
- * resync. Validated on construction by {@link #validate()}; resolved against the API server
- * by {@link ResourceKindResolver}.
+ * resync. Validated on construction by {@link #validate()}; resolved against the API
+ * server by {@link ResourceKindResolver}.
  * <p>
- * Longer than most classes because every rule of validation names the property, the bad value
- * and the fix, as the house style asks of configuration errors.
+ * Longer than most classes because every rule of validation names the property, the bad
+ * value and the fix, as the house style asks of configuration errors.
  */
 public final class InformerDeclaration {
 
@@ -151,9 +151,9 @@ public final class InformerDeclaration {
 	}
 
 	/**
-	 * The API server ANDs the requirements of a field selector, and a field has one value:
-	 * two different values required of one field select nothing, ever. The user most
-	 * likely meant OR, which field selectors cannot say.
+	 * The API server ANDs the requirements of a field selector, and a field has one
+	 * value: two different values required of one field select nothing, ever. The user
+	 * most likely meant OR, which field selectors cannot say.
 	 */
 	private void checkNoContradiction(List<Selectors.FieldRequirement> requirements) {
 		Map<String, String> required = new LinkedHashMap<>();
@@ -229,7 +229,8 @@ public final class InformerDeclaration {
 	}
 
 	/**
-	 * Return the namespaces to watch; empty for all namespaces (or a cluster-scoped kind).
+	 * Return the namespaces to watch; empty for all namespaces (or a cluster-scoped
+	 * kind).
 	 * @return the namespaces
 	 */
 	public List<String> getNamespaces() {
@@ -254,7 +255,8 @@ public final class InformerDeclaration {
 
 	/**
 	 * Return the field selector as sent to the API server: every requirement, in the
-	 * declared order and escaped as declared, without the blanks around fields and values.
+	 * declared order and escaped as declared, without the blanks around fields and
+	 * values.
 	 * @return the field selector to send, or {@code null} when none was declared
 	 */
 	public @Nullable String getFieldSelectorQuery() {
@@ -278,7 +280,8 @@ public final class InformerDeclaration {
 	}
 
 	/**
-	 * Return whether {@code metadata.managedFields} is dropped from cached objects and events.
+	 * Return whether {@code metadata.managedFields} is dropped from cached objects and
+	 * events.
 	 * @return whether managed fields are stripped
 	 */
 	public boolean isStripManagedFields() {

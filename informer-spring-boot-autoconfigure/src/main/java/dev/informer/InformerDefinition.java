@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * An {@link InformerDeclaration} resolved against the API server: the Java class, the plural
- * resource name and the scope.
+ * An {@link InformerDeclaration} resolved against the API server: the Java class, the
+ * plural resource name and the scope.
  *
  * @param <T> the resource class
  */

@@ -28,8 +28,8 @@ public interface InformerSpec<T extends HasMetadata> {
 	}
 
 	/**
-	 * Return the namespace this fabric8 informer watches, {@code null} for all namespaces or
-	 * a cluster-scoped kind.
+	 * Return the namespace this fabric8 informer watches, {@code null} for all namespaces
+	 * or a cluster-scoped kind.
 	 * @return the namespace or {@code null}
 	 */
 	@Nullable String getNamespace();
@@ -42,9 +42,9 @@ public interface InformerSpec<T extends HasMetadata> {
 	SharedIndexInformer<T> getInformer();
 
 	/**
-	 * Add a transform that modifies each object in place before it is cached and published
-	 * (for example to drop large annotations). Runs on the informer's thread; must be fast
-	 * and must not throw.
+	 * Add a transform that modifies each object in place before it is cached and
+	 * published (for example to drop large annotations). Runs on the informer's thread;
+	 * must be fast and must not throw.
 	 * @param transform the transform
 	 */
 	void addTransform(Consumer<? super T> transform);

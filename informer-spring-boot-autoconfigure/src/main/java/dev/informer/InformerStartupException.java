@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when informers cannot start: the API server is unreachable, denies access, or an
- * informer did not sync in time. Carries a description and the action that fixes it, which
- * Spring Boot's failure analysis prints at startup.
+ * informer did not sync in time. Carries a description and the action that fixes it,
+ * which Spring Boot's failure analysis prints at startup.
  */
 public class InformerStartupException extends RuntimeException {
 

@@ -3,8 +3,9 @@ package dev.informer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown when an informer declaration cannot work: a missing or malformed value, or one the
- * API server rejects. Names the informer, the offending property, its value and the fix.
+ * Thrown when an informer declaration cannot work: a missing or malformed value, or one
+ * the API server rejects. Names the informer, the offending property, its value and the
+ * fix.
  */
 public class InvalidInformerDeclarationException extends RuntimeException {
 
@@ -59,8 +60,8 @@ public class InvalidInformerDeclarationException extends RuntimeException {
 	 * @param cause the rejection
 	 * @return the exception
 	 */
-	public static InvalidInformerDeclarationException rejectedByServer(InformerDeclaration declaration,
-			String message, Throwable cause) {
+	public static InvalidInformerDeclarationException rejectedByServer(InformerDeclaration declaration, String message,
+			Throwable cause) {
 		String problem = "was rejected by the API server (HTTP 400): " + message;
 		String labels = declaration.getLabelSelector();
 		String fields = declaration.getFieldSelector();

@@ -10,11 +10,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The least Kubernetes RBAC the declared informers need: {@code list} and {@code watch} on
- * each declared resource, in a Role per declared namespace for namespaced kinds watched in
- * named namespaces, and in a ClusterRole for cluster-scoped kinds and informers of all
- * namespaces. Nothing else: API discovery is granted to every authenticated identity by
- * Kubernetes' default {@code system:discovery} ClusterRole.
+ * The least Kubernetes RBAC the declared informers need: {@code list} and {@code watch}
+ * on each declared resource, in a Role per declared namespace for namespaced kinds
+ * watched in named namespaces, and in a ClusterRole for cluster-scoped kinds and
+ * informers of all namespaces. Nothing else: API discovery is granted to every
+ * authenticated identity by Kubernetes' default {@code system:discovery} ClusterRole.
  * <p>
  * Computed from resolved {@link InformerDefinition definitions} (the plural and the scope
  * come from the API server), for example {@code RbacRules.of(registry)} in a running
@@ -89,8 +89,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Return the rules of the ClusterRole; empty when every informer is namespaced to named
-	 * namespaces.
+	 * Return the rules of the ClusterRole; empty when every informer is namespaced to
+	 * named namespaces.
 	 * @return the ClusterRole rules
 	 */
 	public List<Rule> getClusterRole() {
@@ -98,8 +98,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Render the rules as Kubernetes manifests: a Role and RoleBinding per namespace and, if
-	 * needed, a ClusterRole and ClusterRoleBinding, all bound to one ServiceAccount.
+	 * Render the rules as Kubernetes manifests: a Role and RoleBinding per namespace and,
+	 * if needed, a ClusterRole and ClusterRoleBinding, all bound to one ServiceAccount.
 	 * @param name the name of the roles, bindings and ServiceAccount
 	 * @param serviceAccountNamespace the namespace of the ServiceAccount
 	 * @return multi-document YAML

@@ -9,8 +9,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses Kubernetes label and field selectors as the API server does, so that a typo fails
- * at startup with a message instead of as a 400 on the first list.
+ * Parses Kubernetes label and field selectors as the API server does, so that a typo
+ * fails at startup with a message instead of as a 400 on the first list.
  */
 final class Selectors {
 
@@ -83,8 +83,8 @@ final class Selectors {
 
 	/**
 	 * Parse a field selector into its requirements: terms separated by unescaped commas,
-	 * each {@code field=value}, {@code field==value} or {@code field!=value}, the value with
-	 * {@code \,}, {@code \=} and {@code \\} escaped.
+	 * each {@code field=value}, {@code field==value} or {@code field!=value}, the value
+	 * with {@code \,}, {@code \=} and {@code \\} escaped.
 	 * @param selector the selector
 	 * @return the requirements, in order
 	 * @throws IllegalArgumentException naming the offending requirement and what is wrong
@@ -99,7 +99,8 @@ final class Selectors {
 
 	/**
 	 * Return the field selector to send to the API server: every requirement, in the
-	 * declared order and escaped as declared, without the blanks around fields and values.
+	 * declared order and escaped as declared, without the blanks around fields and
+	 * values.
 	 * @param selector a valid field selector
 	 * @return the selector to send
 	 */
@@ -137,8 +138,8 @@ final class Selectors {
 				i++;
 			}
 			else if (c == '=' || c == ',') {
-				throw new IllegalArgumentException("'" + term + "': '" + c + "' in a value must be escaped as '\\" + c
-						+ "'");
+				throw new IllegalArgumentException(
+						"'" + term + "': '" + c + "' in a value must be escaped as '\\" + c + "'");
 			}
 			else {
 				result.append(c);

@@ -10,9 +10,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The arrows between the packages of the main code, as the package javadocs describe them:
- * autoconfigure → adapters ({@code health}, {@code metrics}, {@code endpoint}) → read model
- * ({@code watch}) → API ({@code dev.informer}); runtime → API, read model and events.
+ * The arrows between the packages of the main code, as the package javadocs describe
+ * them: autoconfigure → adapters ({@code health}, {@code metrics}, {@code endpoint}) →
+ * read model ({@code watch}) → API ({@code dev.informer}); runtime → API, read model and
+ * events.
  */
 class ArchitectureTests {
 
@@ -83,10 +84,7 @@ class ArchitectureTests {
 
 	@Test
 	void adaptersAreIndependentOfEachOther() {
-		slices().matching("dev.informer.(health|metrics|endpoint)..")
-			.should()
-			.notDependOnEachOther()
-			.check(main);
+		slices().matching("dev.informer.(health|metrics|endpoint)..").should().notDependOnEachOther().check(main);
 	}
 
 	@Test

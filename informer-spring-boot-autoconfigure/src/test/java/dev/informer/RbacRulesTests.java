@@ -48,8 +48,8 @@ class RbacRulesTests {
 
 	@Test
 	void onlyNamespacedInformersNeedNoClusterRole() {
-		RbacRules namespaced = RbacRules.of(List.of(
-				definition("pods", "v1", "Pod", Pod.class, "pods", true, "team-a")));
+		RbacRules namespaced = RbacRules
+			.of(List.of(definition("pods", "v1", "Pod", Pod.class, "pods", true, "team-a")));
 		assertThat(namespaced.getClusterRole()).isEmpty();
 		assertThat(namespaced.toYaml("app", "apps")).doesNotContain("ClusterRole");
 	}
@@ -60,14 +60,14 @@ class RbacRulesTests {
 		List<Map<String, Object>> documents = new ArrayList<>();
 		new Yaml().loadAll(this.rules.toYaml("informer-app", "apps"))
 			.forEach((document) -> documents.add((Map<String, Object>) document));
-		assertThat(documents).extracting((document) -> document.get("kind") + " "
-				+ ((Map<String, Object>) document.get("metadata")).getOrDefault("namespace", "-"))
+		assertThat(documents)
+			.extracting((document) -> document.get("kind") + " "
+					+ ((Map<String, Object>) document.get("metadata")).getOrDefault("namespace", "-"))
 			.containsExactly("ClusterRole -", "ClusterRoleBinding -", "Role default", "RoleBinding default",
 					"Role team-a", "RoleBinding team-a");
 		Map<String, Object> role = documents.get(4);
-		assertThat((List<Map<String, Object>>) role.get("rules")).containsExactly(
-				Map.of("apiGroups", List.of(""), "resources", List.of("configmaps", "pods"), "verbs",
-						List.of("list", "watch")));
+		assertThat((List<Map<String, Object>>) role.get("rules")).containsExactly(Map.of("apiGroups", List.of(""),
+				"resources", List.of("configmaps", "pods"), "verbs", List.of("list", "watch")));
 		for (Map<String, Object> binding : List.of(documents.get(1), documents.get(3), documents.get(5))) {
 			assertThat((List<Map<String, Object>>) binding.get("subjects"))
 				.containsExactly(Map.of("kind", "ServiceAccount", "name", "informer-app", "namespace", "apps"));
@@ -75,8 +75,8 @@ class RbacRulesTests {
 		}
 	}
 
-	private static <T extends HasMetadata> InformerDefinition<T> definition(String name, String apiVersion,
-			String kind, Class<T> type, String plural, boolean namespaced, String... namespaces) {
+	private static <T extends HasMetadata> InformerDefinition<T> definition(String name, String apiVersion, String kind,
+			Class<T> type, String plural, boolean namespaced, String... namespaces) {
 		InformerDeclaration declaration = InformerDeclaration.builder(name)
 			.apiVersion(apiVersion)
 			.kind(kind)

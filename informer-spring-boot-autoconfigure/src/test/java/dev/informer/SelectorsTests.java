@@ -58,8 +58,7 @@ class SelectorsTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "metadata.name=a\\b", "metadata.name=a\\", "metadata.name=a=b", "metadata.name",
-			"=a" })
+	@ValueSource(strings = { "metadata.name=a\\b", "metadata.name=a\\", "metadata.name=a=b", "metadata.name", "=a" })
 	void badEscapesAndUnescapedSpecialCharactersAreRejected(String selector) {
 		assertThatExceptionOfType(InvalidInformerDeclarationException.class)
 			.isThrownBy(() -> declaration().fieldSelector(selector).build())

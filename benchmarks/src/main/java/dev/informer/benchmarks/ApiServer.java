@@ -24,10 +24,11 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 
 /**
- * The API server the subjects watch: a real kube-apiserver and etcd on loopback (started by
- * {@code io.fabric8:kube-api-test} offline from the binaries {@code scripts/envtest.sh}
- * builds), or fabric8's in-process mock server when there are no binaries or it is asked for.
- * Every subject gets its own client from the same configuration.
+ * The API server the subjects watch: a real kube-apiserver and etcd on loopback (started
+ * by {@code io.fabric8:kube-api-test} offline from the binaries
+ * {@code scripts/envtest.sh} builds), or fabric8's in-process mock server when there are
+ * no binaries or it is asked for. Every subject gets its own client from the same
+ * configuration.
  */
 final class ApiServer implements AutoCloseable {
 
@@ -51,8 +52,8 @@ final class ApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start the real server when its binaries exist and {@code mock} is false, otherwise the
-	 * mock server.
+	 * Start the real server when its binaries exist and {@code mock} is false, otherwise
+	 * the mock server.
 	 * @param mock whether to use the mock server even when binaries exist
 	 * @return the started server
 	 */
@@ -77,7 +78,8 @@ final class ApiServer implements AutoCloseable {
 		}
 		mockLogger.setLevel(java.util.logging.Level.WARNING);
 		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-		@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
+		@SuppressWarnings("deprecation") // fabric8's mock server extension builds its
+											// Context the same way
 		Context context = new Context(Serialization.jsonMapper());
 		KubernetesMockServer server = new KubernetesMockServer(context, new MockWebServer(), responses,
 				new KubernetesMixedDispatcher(responses), false);
@@ -89,7 +91,8 @@ final class ApiServer implements AutoCloseable {
 				server.destroy();
 			}
 			catch (IllegalStateException ex) {
-				// the mock server's Vert.x waits for WebSocket close answers; irrelevant here
+				// the mock server's Vert.x waits for WebSocket close answers; irrelevant
+				// here
 			}
 		});
 	}
@@ -113,7 +116,8 @@ final class ApiServer implements AutoCloseable {
 
 	private static Path binaryRoot() {
 		String dir = System.getenv("KUBEAPITEST_DIR");
-		return (dir != null && !dir.isBlank()) ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".kubeapitest");
+		return (dir != null && !dir.isBlank()) ? Path.of(dir)
+				: Path.of(System.getProperty("user.home"), ".kubeapitest");
 	}
 
 	private static Optional<String> installedVersion(Path root) {
@@ -122,8 +126,9 @@ final class ApiServer implements AutoCloseable {
 			return Optional.empty();
 		}
 		try (Stream<Path> dirs = Files.list(k8s)) {
-			return dirs.filter((dir) -> Stream.of("kube-apiserver", "etcd")
-				.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
+			return dirs
+				.filter((dir) -> Stream.of("kube-apiserver", "etcd")
+					.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
 				.map((dir) -> dir.getFileName().toString())
 				.filter((name) -> name.endsWith("-linux-amd64"))
 				.map((name) -> name.substring(0, name.length() - "-linux-amd64".length()))

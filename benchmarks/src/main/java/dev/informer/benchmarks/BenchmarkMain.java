@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs every benchmark and prints the table; writes results.json, results.csv, results.png
- * and results.md to the output directory ({@code target} by default). See {@link Options}.
+ * Runs every benchmark and prints the table; writes results.json, results.csv,
+ * results.png and results.md to the output directory ({@code target} by default). See
+ * {@link Options}.
  */
 public final class BenchmarkMain {
 
@@ -37,13 +38,20 @@ public final class BenchmarkMain {
 			Harness.log("API server: %s", server.label());
 			context.put("server", server.label());
 			context.put("machine", machine());
-			context.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " "
-					+ String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-						.filter((arg) -> arg.startsWith("-X")).toList()));
-			context.put("workload", "sizes " + options.sizes() + " ConfigMaps of ~1 KiB; stream " + options.streamEvents()
-					+ " updates by " + options.writers() + " writers; latency " + options.latencyEvents() + " updates at "
-					+ options.latencyRate() + "/s; " + options.warmups() + " warm-up + " + options.repetitions()
-					+ " repetitions, subject order rotated and reversed between repetitions");
+			context.put("jvm",
+					System.getProperty("java.vm.name") + " " + System.getProperty("java.version") + " "
+							+ String.join(" ",
+									ManagementFactory.getRuntimeMXBean()
+										.getInputArguments()
+										.stream()
+										.filter((arg) -> arg.startsWith("-X"))
+										.toList()));
+			context.put("workload",
+					"sizes " + options.sizes() + " ConfigMaps of ~1 KiB; stream " + options.streamEvents()
+							+ " updates by " + options.writers() + " writers; latency " + options.latencyEvents()
+							+ " updates at " + options.latencyRate() + "/s; " + options.warmups() + " warm-up + "
+							+ options.repetitions()
+							+ " repetitions, subject order rotated and reversed between repetitions");
 			summary = new Summary(new Harness(options, server, subjects).run());
 		}
 		List<PublishJmh.Score> jmh = options.jmh() ? PublishJmh.run(options.smoke()) : List.of();
@@ -67,8 +75,8 @@ public final class BenchmarkMain {
 		}
 		long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
 			.getTotalMemorySize();
-		return Runtime.getRuntime().availableProcessors() + " CPUs, " + model + ", "
-				+ (memory >> 30) + " GiB RAM, " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
+		return Runtime.getRuntime().availableProcessors() + " CPUs, " + model + ", " + (memory >> 30) + " GiB RAM, "
+				+ System.getProperty("os.name") + " " + System.getProperty("os.arch");
 	}
 
 }

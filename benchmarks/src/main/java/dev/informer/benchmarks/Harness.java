@@ -172,7 +172,8 @@ final class Harness {
 		Map<Long, long[]> written = workload.paced(size, this.options.latencyEvents(), this.options.latencyRate());
 		await(() -> written.keySet().stream().allMatch((seq) -> probe.seenAt(seq) != null), Duration.ofMinutes(1),
 				subject.id() + " latency");
-		// from the write being issued: on loopback the watch event often reaches the listener
+		// from the write being issued: on loopback the watch event often reaches the
+		// listener
 		// before the client has processed the write's response
 		double[] fromIssue = written.entrySet()
 			.stream()
@@ -264,7 +265,8 @@ final class Harness {
 	}
 
 	/**
-	 * The bytes the decode floor parses: the list the informers receive, and one watch event.
+	 * The bytes the decode floor parses: the list the informers receive, and one watch
+	 * event.
 	 */
 	private record DecodeInput(KubernetesSerialization serialization, byte[] list, byte[] watchEvent) {
 

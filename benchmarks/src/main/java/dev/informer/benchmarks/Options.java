@@ -6,15 +6,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What one run does. {@code --smoke}: seconds, tiny workload, mock server, JMH in-process;
- * {@code --full}: the real server when its binaries exist, 1k/10k/50k objects, two warm-up and
- * five measured repetitions and a forked JMH. Any value can be overridden, for example
- * {@code --sizes=1000,10000 --repetitions=3}.
+ * What one run does. {@code --smoke}: seconds, tiny workload, mock server, JMH
+ * in-process; {@code --full}: the real server when its binaries exist, 1k/10k/50k
+ * objects, two warm-up and five measured repetitions and a forked JMH. Any value can be
+ * overridden, for example {@code --sizes=1000,10000 --repetitions=3}.
  *
  * @param smoke whether this is the smoke run
  * @param mock whether to use the mock server even when binaries exist
  * @param sizes the initial-sync workloads
- * @param streamSize the workload whose namespace gets the update stream and latency writes
+ * @param streamSize the workload whose namespace gets the update stream and latency
+ * writes
  * @param warmups discarded repetitions
  * @param repetitions measured repetitions
  * @param writers writer threads for population and the update stream
@@ -74,8 +75,8 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 						+ "--latency-events=N, --output=DIR, --mock, --no-jmh");
 			}
 		}
-		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents,
-				latencyEvents, latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output);
+		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
+				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output);
 	}
 
 }

@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 
 /**
- * What every subject's listener does, identically: count adds and updates, and note when an
- * update carrying a latency sequence number arrived. It keeps no reference to the objects, so
- * it does not distort the heap measurement.
+ * What every subject's listener does, identically: count adds and updates, and note when
+ * an update carrying a latency sequence number arrived. It keeps no reference to the
+ * objects, so it does not distort the heap measurement.
  */
 final class Probe {
 
@@ -53,9 +53,9 @@ final class Probe {
 	}
 
 	/**
-	 * The CPU time this JVM spent (on all its threads: HTTP, decoding, GC, delivery) between
-	 * the informer's start and the expected number of adds. The API server runs in other
-	 * processes and is not counted.
+	 * The CPU time this JVM spent (on all its threads: HTTP, decoding, GC, delivery)
+	 * between the informer's start and the expected number of adds. The API server runs
+	 * in other processes and is not counted.
 	 * @return the CPU time in nanoseconds, or 0 before the sync
 	 */
 	long syncCpuNanos() {

@@ -60,8 +60,8 @@ public class PublishBenchmark {
 
 	@Benchmark
 	public int publish() {
-		return this.publisher.publish(
-				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, this.oldResource, this.newResource));
+		return this.publisher
+			.publish(new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, this.oldResource, this.newResource));
 	}
 
 	/**

@@ -12,8 +12,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs {@link PublishBenchmark} through JMH's API: forked and with proper iterations in the
- * full run, in-process and brief in the smoke run (whose number only proves the harness works).
+ * Runs {@link PublishBenchmark} through JMH's API: forked and with proper iterations in
+ * the full run, in-process and brief in the smoke run (whose number only proves the
+ * harness works).
  */
 final class PublishJmh {
 

@@ -24,9 +24,8 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 final class Report {
 
 	private static final String[] METRICS = { Measurement.SYNC_MS, Measurement.SYNC_CPU_MS,
-			Measurement.HEAP_BYTES_PER_OBJECT,
-			Measurement.STREAM_EVENTS_PER_S, Measurement.CPU_US_PER_EVENT, Measurement.LATENCY_P50_MS,
-			Measurement.LATENCY_P99_MS };
+			Measurement.HEAP_BYTES_PER_OBJECT, Measurement.STREAM_EVENTS_PER_S, Measurement.CPU_US_PER_EVENT,
+			Measurement.LATENCY_P50_MS, Measurement.LATENCY_P99_MS };
 
 	private static final Color[] COLORS = { new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759),
 			new Color(0x76B7B2), new Color(0x59A14F), new Color(0xB07AA1) };
@@ -84,20 +83,39 @@ final class Report {
 			Summary.Stat stat = ratio.stat();
 			String metric = stat.metric().equals(Measurement.STREAM_EVENTS_PER_S) ? "time per event (stream)"
 					: stat.metric();
-			out.append("| ").append(stat.size()).append(" | ").append(metric).append(" | ").append(stat.subject())
-				.append(" | ").append(Summary.format(stat)).append(" | ")
-				.append(Double.isNaN(ratio.target()) ? "" : "≤ " + ratio.target()).append(" | ")
-				.append(ratio.verdict()).append(" |\n");
+			out.append("| ")
+				.append(stat.size())
+				.append(" | ")
+				.append(metric)
+				.append(" | ")
+				.append(stat.subject())
+				.append(" | ")
+				.append(Summary.format(stat))
+				.append(" | ")
+				.append(Double.isNaN(ratio.target()) ? "" : "≤ " + ratio.target())
+				.append(" | ")
+				.append(ratio.verdict())
+				.append(" |\n");
 		}
 		if (!this.jmh.isEmpty()) {
 			out.append("\nJMH publish path (InformerEventPublisher.publish of a new ResourceUpdatedEvent "
 					+ "to one no-op @EventListener):\n\n");
-			out.append("| condition | ns/event | ± 99.9% | min–max iteration | target ≤ 2000 ns |\n|---|---:|---:|---|---|\n");
+			out.append(
+					"| condition | ns/event | ± 99.9% | min–max iteration | target ≤ 2000 ns |\n|---|---:|---:|---|---|\n");
 			for (PublishJmh.Score score : this.jmh) {
-				out.append("| ").append(score.condition()).append(" | ").append(Summary.num(score.nsPerEvent()))
-					.append(" | ").append(Summary.num(score.error())).append(" | ").append(Summary.num(score.min()))
-					.append("–").append(Summary.num(score.max())).append(" | ")
-					.append((score.nsPerEvent() <= 2000) ? "met" : "MISSED").append(" |\n");
+				out.append("| ")
+					.append(score.condition())
+					.append(" | ")
+					.append(Summary.num(score.nsPerEvent()))
+					.append(" | ")
+					.append(Summary.num(score.error()))
+					.append(" | ")
+					.append(Summary.num(score.min()))
+					.append("–")
+					.append(Summary.num(score.max()))
+					.append(" | ")
+					.append((score.nsPerEvent() <= 2000) ? "met" : "MISSED")
+					.append(" |\n");
 			}
 		}
 		return out.toString();
@@ -183,8 +201,9 @@ final class Report {
 	}
 
 	/**
-	 * Four panels: initial sync of the largest workload, stream throughput, latency p50/p99,
-	 * heap per object of the largest workload; bars are medians, whiskers min–max.
+	 * Four panels: initial sync of the largest workload, stream throughput, latency
+	 * p50/p99, heap per object of the largest workload; bars are medians, whiskers
+	 * min–max.
 	 */
 	BufferedImage chart() {
 		int width = 1400;
@@ -198,17 +217,20 @@ final class Report {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
 		g.drawString("informer starter vs raw fabric8 — " + this.context.getOrDefault("server", ""), 20, 28);
-		List<String> ids = new ArrayList<>(this.subjects.stream().map(Subject::id).filter((id) -> !id.equals("0")).toList());
+		List<String> ids = new ArrayList<>(
+				this.subjects.stream().map(Subject::id).filter((id) -> !id.equals("0")).toList());
 		ids.add(Harness.DECODE);
 		List<Integer> sizes = this.summary.sizes();
 		int largest = sizes.isEmpty() ? 0 : sizes.get(sizes.size() - 1);
 		int smallest = sizes.isEmpty() ? 0 : sizes.get(0);
 		panel(g, 20, 50, 670, 400, "initial sync of " + largest + " objects (ms, lower is better)", ids,
 				List.of(Measurement.SYNC_MS), largest);
-		// the decode floor is two orders of magnitude faster: it would flatten the other bars
+		// the decode floor is two orders of magnitude faster: it would flatten the other
+		// bars
 		Summary.Stat floor = this.summary.get(smallest, Harness.DECODE, Measurement.STREAM_EVENTS_PER_S);
-		panel(g, 710, 50, 670, 400, "update stream delivered (events/s)"
-				+ ((floor != null) ? "; (d) decodes " + Summary.num(floor.median()) + "/s, off scale" : ""),
+		panel(g, 710, 50, 670, 400,
+				"update stream delivered (events/s)"
+						+ ((floor != null) ? "; (d) decodes " + Summary.num(floor.median()) + "/s, off scale" : ""),
 				ids.stream().filter((id) -> !Harness.DECODE.equals(id)).toList(),
 				List.of(Measurement.STREAM_EVENTS_PER_S), smallest);
 		panel(g, 20, 480, 670, 400, "write issued → listener ran (ms): p50, p99", ids,

@@ -27,9 +27,10 @@ import dev.informer.runtime.InformerLifecycle;
 
 /**
  * The starter in a Spring Boot application that declares one informer on the namespace:
- * (b) only {@link InformerAutoConfiguration} and one listener, with managed fields stripped
- * (the default) or kept; (c) full auto-configuration (health, Micrometer with the Prometheus
- * registry, the informers endpoint) and ten listeners, four of them with SpEL conditions.
+ * (b) only {@link InformerAutoConfiguration} and one listener, with managed fields
+ * stripped (the default) or kept; (c) full auto-configuration (health, Micrometer with
+ * the Prometheus registry, the informers endpoint) and ten listeners, four of them with
+ * SpEL conditions.
  */
 final class StarterSubject implements Subject {
 
@@ -75,8 +76,7 @@ final class StarterSubject implements Subject {
 		KubernetesClient client = server.newClient();
 		StartMarker marker = new StartMarker(probe);
 		List<String> properties = new ArrayList<>(List.of("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + namespace,
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + namespace,
 				"informer.strip-managed-fields=" + this.stripManagedFields, "spring.main.banner-mode=off",
 				"spring.main.log-startup-info=false", "logging.level.root=WARN", "spring.jmx.enabled=false"));
 		if (this.full) {

@@ -34,8 +34,8 @@ interface Subject {
 	interface Running extends AutoCloseable {
 
 		/**
-		 * When its informer started (for the starter: the informer lifecycle phase, so that
-		 * Spring's own context startup is not counted as sync time).
+		 * When its informer started (for the starter: the informer lifecycle phase, so
+		 * that Spring's own context startup is not counted as sync time).
 		 * @return {@link System#nanoTime()} at start
 		 */
 		long informerStartedAt();

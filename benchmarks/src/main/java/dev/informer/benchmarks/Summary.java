@@ -10,8 +10,8 @@ import java.util.function.DoubleBinaryOperator;
 
 /**
  * Medians with their spread (min to max over repetitions) of every measurement, and the
- * ratios between subjects, paired by repetition (the subjects of one repetition ran back to
- * back, so pairing cancels slow drift).
+ * ratios between subjects, paired by repetition (the subjects of one repetition ran back
+ * to back, so pairing cancels slow drift).
  */
 final class Summary {
 
@@ -76,8 +76,8 @@ final class Summary {
 			if (!m.metric().equals(Measurement.HEAP_DELTA_BYTES) || m.size() == 0) {
 				continue;
 			}
-			double fixed = Harness.DECODE.equals(m.subject()) ? 0 : find(0, m.subject(), m.repetition(),
-					Measurement.HEAP_DELTA_BYTES);
+			double fixed = Harness.DECODE.equals(m.subject()) ? 0
+					: find(0, m.subject(), m.repetition(), Measurement.HEAP_DELTA_BYTES);
 			if (!Double.isNaN(fixed)) {
 				derived.add(new Measurement(m.size(), m.subject(), m.repetition(), Measurement.HEAP_BYTES_PER_OBJECT,
 						(m.value() - fixed) / m.size()));
@@ -98,11 +98,16 @@ final class Summary {
 	private void deriveRatios() {
 		DoubleBinaryOperator cost = (x, y) -> x / y;
 		DoubleBinaryOperator inverse = (x, y) -> y / x;
-		for (int size : this.measurements.stream().mapToInt(Measurement::size).distinct().filter((s) -> s > 0).toArray()) {
+		for (int size : this.measurements.stream()
+			.mapToInt(Measurement::size)
+			.distinct()
+			.filter((s) -> s > 0)
+			.toArray()) {
 			ratio(size, Measurement.SYNC_MS, "b", "a", cost, 1.05);
 			ratio(size, Measurement.SYNC_MS, "c", "a", cost, 1.15);
 			ratio(size, Measurement.SYNC_MS, "a", Harness.DECODE, cost, Double.NaN);
-			// the client's share of the sync, without the API server's time on the same cores
+			// the client's share of the sync, without the API server's time on the same
+			// cores
 			ratio(size, Measurement.SYNC_CPU_MS, "b", "a", cost, Double.NaN);
 			ratio(size, Measurement.SYNC_CPU_MS, "c", "a", cost, Double.NaN);
 			// throughput as a cost: time per delivered event
@@ -175,8 +180,8 @@ final class Summary {
 	}
 
 	static String format(Stat stat) {
-		return (stat == null) ? "-" : Objects.toString(num(stat.median())) + " [" + num(stat.min()) + "–"
-				+ num(stat.max()) + "]";
+		return (stat == null) ? "-"
+				: Objects.toString(num(stat.median())) + " [" + num(stat.min()) + "–" + num(stat.max()) + "]";
 	}
 
 	static String num(double value) {

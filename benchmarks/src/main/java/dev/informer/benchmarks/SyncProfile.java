@@ -7,12 +7,12 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The initial sync alone, for profiling: populate one namespace of the real API server, then
- * start and stop the given subjects in turn, printing each sync's wall-clock time, this JVM's
- * CPU time and the time window (epoch milliseconds) it ran in, so that a JFR recording can be
- * cut to the syncs of one subject. Arguments: subject ids ({@code a}, {@code b},
- * {@code b-keep}, {@code c}; one id alone for a JVM that runs one subject only), the object
- * count, the repetitions (the first two are left out of the medians).
+ * The initial sync alone, for profiling: populate one namespace of the real API server,
+ * then start and stop the given subjects in turn, printing each sync's wall-clock time,
+ * this JVM's CPU time and the time window (epoch milliseconds) it ran in, so that a JFR
+ * recording can be cut to the syncs of one subject. Arguments: subject ids ({@code a},
+ * {@code b}, {@code b-keep}, {@code c}; one id alone for a JVM that runs one subject
+ * only), the object count, the repetitions (the first two are left out of the medians).
  */
 final class SyncProfile {
 

@@ -23,10 +23,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
- * Writes the benchmark's ConfigMaps: the initial population (server-side apply on the real
- * server, so objects carry the managedFields the server computes; on the mock server an
- * equivalent entry is written explicitly), a sustained stream of updates, and paced updates
- * for latency. Each update sets {@code data.seq} to a unique number.
+ * Writes the benchmark's ConfigMaps: the initial population (server-side apply on the
+ * real server, so objects carry the managedFields the server computes; on the mock server
+ * an equivalent entry is written explicitly), a sustained stream of updates, and paced
+ * updates for latency. Each update sets {@code data.seq} to a unique number.
  */
 final class Workload {
 
@@ -75,8 +75,12 @@ final class Workload {
 		parallel(size, (index) -> {
 			ConfigMap configMap = configMap(namespace, name(index));
 			if (this.server.isReal()) {
-				this.client.configMaps().inNamespace(namespace).resource(configMap).fieldManager("bench-populate")
-					.forceConflicts().serverSideApply();
+				this.client.configMaps()
+					.inNamespace(namespace)
+					.resource(configMap)
+					.fieldManager("bench-populate")
+					.forceConflicts()
+					.serverSideApply();
 			}
 			else {
 				configMap.getMetadata().setManagedFields(List.of(managedFields(configMap)));
@@ -103,8 +107,8 @@ final class Workload {
 	}
 
 	/**
-	 * The entry kube-apiserver writes for a server-side apply of {@link #configMap}, for the
-	 * mock server, which computes none.
+	 * The entry kube-apiserver writes for a server-side apply of {@link #configMap}, for
+	 * the mock server, which computes none.
 	 */
 	private static io.fabric8.kubernetes.api.model.ManagedFieldsEntry managedFields(ConfigMap configMap) {
 		Map<String, Object> dataFields = new LinkedHashMap<>();
@@ -126,7 +130,8 @@ final class Workload {
 	}
 
 	/**
-	 * Update {@code count} objects of the namespace round-robin as fast as the writers can.
+	 * Update {@code count} objects of the namespace round-robin as fast as the writers
+	 * can.
 	 * @param size the namespace's object count
 	 * @param count the number of updates
 	 * @return the CPU time the writer threads used, in nanoseconds
@@ -165,8 +170,8 @@ final class Workload {
 	 * @param size the namespace's object count
 	 * @param count the number of updates
 	 * @param perSecond the rate
-	 * @return sequence number to {@link System#nanoTime()} before the write was issued and
-	 * after it returned
+	 * @return sequence number to {@link System#nanoTime()} before the write was issued
+	 * and after it returned
 	 */
 	Map<Long, long[]> paced(int size, int count, int perSecond) {
 		String namespace = namespace(size);

@@ -1,5 +1,6 @@
 /**
- * Benchmarks of the informer starter against raw fabric8 and a decode floor; not published.
+ * Benchmarks of the informer starter against raw fabric8 and a decode floor; not
+ * published.
  */
 @NullMarked
 package dev.informer.benchmarks;

@@ -45,9 +45,9 @@ public final class InformerAutoConfiguration {
 	static final String CLIENT_BEAN_NAME = "informerKubernetesClient";
 
 	/**
-	 * The name of the {@link Clock} the informers, health, metrics and the endpoint share. Not
-	 * a candidate for injection by type, so that it never competes with a {@code Clock} of the
-	 * application; define a bean of this name to replace it.
+	 * The name of the {@link Clock} the informers, health, metrics and the endpoint
+	 * share. Not a candidate for injection by type, so that it never competes with a
+	 * {@code Clock} of the application; define a bean of this name to replace it.
 	 */
 	public static final String CLOCK_BEAN_NAME = "informerClock";
 
@@ -89,9 +89,8 @@ public final class InformerAutoConfiguration {
 		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
 				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
 		// without waiting for sync, a kind with a class can start while discovery is down
-		ResourceKindResolver resolver = new ResourceKindResolver(client,
-				Diagnostics.configSource(client, provided), beanFactory.getBeanClassLoader(),
-				!properties.getStartup().isWaitForSync());
+		ResourceKindResolver resolver = new ResourceKindResolver(client, Diagnostics.configSource(client, provided),
+				beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
@@ -116,9 +115,8 @@ public final class InformerAutoConfiguration {
 
 	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {
 		// validated with the properties
-		return new RecoveryOptions(reliability.getReplaceStalledAfter(), reliability.getWatchAvailabilityWindow(),
-				0.5, RecoveryOptions.backOff(reliability.getBackoffInitialInterval(),
-						reliability.getBackoffMaxInterval()));
+		return new RecoveryOptions(reliability.getReplaceStalledAfter(), reliability.getWatchAvailabilityWindow(), 0.5,
+				RecoveryOptions.backOff(reliability.getBackoffInitialInterval(), reliability.getBackoffMaxInterval()));
 	}
 
 	static List<InformerDeclaration> declarations(InformerProperties properties) {

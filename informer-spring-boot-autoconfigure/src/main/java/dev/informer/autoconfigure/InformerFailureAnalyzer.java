@@ -6,8 +6,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains an invalid informer declaration: the property, its value, what is wrong and how
- * to fix it.
+ * Explains an invalid informer declaration: the property, its value, what is wrong and
+ * how to fix it.
  */
 class InformerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidInformerDeclarationException> {
 

@@ -10,12 +10,12 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import dev.informer.watch.KubernetesErrors;
 
 /**
- * Turns off fabric8's {@code Reflector} logger unless the application sets its level: when
- * fabric8 cannot read a watch event, it logs the exception whose message holds the raw
- * event, Secret data included. The starter's own exception handler logs each of those
+ * Turns off fabric8's {@code Reflector} logger unless the application sets its level:
+ * when fabric8 cannot read a watch event, it logs the exception whose message holds the
+ * raw event, Secret data included. The starter's own exception handler logs each of those
  * failures at the same level, without the event (see
- * {@link dev.informer.watch.KubernetesErrors#message(Throwable)}), so nothing else is lost
- * for the informers the starter runs. A default property, so that any setting of the
+ * {@link dev.informer.watch.KubernetesErrors#message(Throwable)}), so nothing else is
+ * lost for the informers the starter runs. A default property, so that any setting of the
  * application wins; not added when {@code informer.enabled=false}.
  */
 public class InformerLoggingDefaults implements EnvironmentPostProcessor {

@@ -17,8 +17,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * cannot work fail startup once bound, naming the property, the value and the fix; each
  * declaration is checked when the informers are created.
  * <p>
- * Longer than most classes because every property carries the javadoc that becomes its IDE
- * metadata.
+ * Longer than most classes because every property carries the javadoc that becomes its
+ * IDE metadata.
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
@@ -42,8 +42,8 @@ public class InformerProperties implements InitializingBean {
 	private long listPageSize;
 
 	/**
-	 * Whether to drop metadata.managedFields from cached objects and events by default. It is
-	 * often half of an object's size and rarely needed by listeners.
+	 * Whether to drop metadata.managedFields from cached objects and events by default.
+	 * It is often half of an object's size and rarely needed by listeners.
 	 */
 	private boolean stripManagedFields = true;
 
@@ -124,9 +124,10 @@ public class InformerProperties implements InitializingBean {
 		}
 		requirePositive("informer.startup.timeout", this.startup.getTimeout(), "for example '60s'; to start "
 				+ "without waiting for informers set informer.startup.wait-for-sync=false instead");
-		requirePositive("informer.health.watch-loss-grace", this.health.getWatchLossGrace(), "for example '90s' "
-				+ "(the default): fabric8 reopens a watch routinely and, after failures, with a backoff of up "
-				+ "to 32 s, so a shorter grace makes health flap");
+		requirePositive("informer.health.watch-loss-grace", this.health.getWatchLossGrace(),
+				"for example '90s' "
+						+ "(the default): fabric8 reopens a watch routinely and, after failures, with a backoff of up "
+						+ "to 32 s, so a shorter grace makes health flap");
 		this.reliability.validate();
 	}
 
@@ -167,8 +168,8 @@ public class InformerProperties implements InitializingBean {
 
 		/**
 		 * Whether startup fails at once when the API server denies the initial list (HTTP
-		 * 401 or 403). When false the informer retries with backoff until access is granted.
-		 * Only applies while startup waits for sync.
+		 * 401 or 403). When false the informer retries with backoff until access is
+		 * granted. Only applies while startup waits for sync.
 		 */
 		private boolean failOnForbidden = true;
 
@@ -228,10 +229,10 @@ public class InformerProperties implements InitializingBean {
 
 		/**
 		 * How long an informer may be without an open watch before its health is DOWN.
-		 * fabric8 closes every watch after 5 to 10 minutes and reopens it within a second,
-		 * and after a failure retries with a backoff doubling from 1 s to 32 s; the default
-		 * of 90 s covers the longest backoff plus a reconnect and a relist, so routine
-		 * reconnects never flap health or readiness.
+		 * fabric8 closes every watch after 5 to 10 minutes and reopens it within a
+		 * second, and after a failure retries with a backoff doubling from 1 s to 32 s;
+		 * the default of 90 s covers the longest backoff plus a reconnect and a relist,
+		 * so routine reconnects never flap health or readiness.
 		 */
 		private Duration watchLossGrace = Duration.ofSeconds(90);
 
@@ -246,30 +247,30 @@ public class InformerProperties implements InitializingBean {
 	}
 
 	/**
-	 * When a fabric8 informer that stopped working is replaced by a fresh one, seeded from
-	 * what listeners have seen so that only real differences are delivered.
+	 * When a fabric8 informer that stopped working is replaced by a fresh one, seeded
+	 * from what listeners have seen so that only real differences are delivered.
 	 */
 	public static class Reliability {
 
 		/**
-		 * Replace an informer whose watch has not been open for this long. fabric8 retries a
-		 * lost watch itself (backoff up to 32 s) but reports nothing about why it fails; the
-		 * replacement's list does (for example Forbidden after access was revoked), and
-		 * catches a watch that never comes back.
+		 * Replace an informer whose watch has not been open for this long. fabric8
+		 * retries a lost watch itself (backoff up to 32 s) but reports nothing about why
+		 * it fails; the replacement's list does (for example Forbidden after access was
+		 * revoked), and catches a watch that never comes back.
 		 */
 		private Duration replaceStalledAfter = Duration.ofMinutes(2);
 
 		/**
-		 * Window over which watch availability is measured: a watch open for less than half
-		 * of it, and lost at least three times in it, is replaced (the server keeps failing
-		 * it, and fabric8 would reconnect about once a second forever).
+		 * Window over which watch availability is measured: a watch open for less than
+		 * half of it, and lost at least three times in it, is replaced (the server keeps
+		 * failing it, and fabric8 would reconnect about once a second forever).
 		 */
 		private Duration watchAvailabilityWindow = Duration.ofSeconds(60);
 
 		/**
 		 * Base of the wait before replacing an informer; doubles with every consecutive
-		 * replacement and is randomized by Spring's jitter (with 1s: 1-1.5s,
-		 * then 1-3s, then 2-6s...).
+		 * replacement and is randomized by Spring's jitter (with 1s: 1-1.5s, then 1-3s,
+		 * then 2-6s...).
 		 */
 		private Duration backoffInitialInterval = Duration.ofSeconds(1);
 
@@ -322,8 +323,7 @@ public class InformerProperties implements InitializingBean {
 			if (this.backoffMaxInterval.compareTo(this.backoffInitialInterval) < 0) {
 				throw invalid("informer.reliability.backoff-max-interval", this.backoffMaxInterval,
 						"must not be shorter than informer.reliability.backoff-initial-interval ("
-								+ simple(this.backoffInitialInterval)
-								+ "): raise it, or lower the initial interval");
+								+ simple(this.backoffInitialInterval) + "): raise it, or lower the initial interval");
 			}
 		}
 
@@ -350,21 +350,22 @@ public class InformerProperties implements InitializingBean {
 		private @Nullable String kind;
 
 		/**
-		 * Fully qualified name of a fabric8 HasMetadata class (for example a CustomResource
-		 * subclass) to deserialize into. Built-in kinds use fabric8's model class; other kinds
-		 * without a type are watched as GenericKubernetesResource.
+		 * Fully qualified name of a fabric8 HasMetadata class (for example a
+		 * CustomResource subclass) to deserialize into. Built-in kinds use fabric8's
+		 * model class; other kinds without a type are watched as
+		 * GenericKubernetesResource.
 		 */
 		private @Nullable String type;
 
 		/**
-		 * Namespaces to watch, one watch each. Empty watches all namespaces; must be empty
-		 * for cluster-scoped kinds.
+		 * Namespaces to watch, one watch each. Empty watches all namespaces; must be
+		 * empty for cluster-scoped kinds.
 		 */
 		private List<String> namespaces = new ArrayList<>();
 
 		/**
-		 * Label selector applied by the API server, in kubectl syntax, for example 'app in
-		 * (web,api),!legacy'.
+		 * Label selector applied by the API server, in kubectl syntax, for example 'app
+		 * in (web,api),!legacy'.
 		 */
 		private @Nullable String labelSelector;
 
@@ -380,7 +381,8 @@ public class InformerProperties implements InitializingBean {
 		private @Nullable Duration resyncPeriod;
 
 		/**
-		 * Page size of list requests of this informer. Defaults to 'informer.list-page-size'.
+		 * Page size of list requests of this informer. Defaults to
+		 * 'informer.list-page-size'.
 		 */
 		private @Nullable Long listPageSize;
 

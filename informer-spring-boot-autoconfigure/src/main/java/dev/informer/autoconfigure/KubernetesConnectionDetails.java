@@ -9,8 +9,8 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  * <p>
  * When a bean of this type exists (for example the one that {@code @ServiceConnection}
  * creates for a {@code K3sContainer} with {@code informer-spring-boot-starter-test}), the
- * {@code KubernetesClient} that {@link InformerAutoConfiguration} creates connects with its
- * configuration instead of fabric8's kubeconfig and in-cluster discovery.
+ * {@code KubernetesClient} that {@link InformerAutoConfiguration} creates connects with
+ * its configuration instead of fabric8's kubeconfig and in-cluster discovery.
  */
 public interface KubernetesConnectionDetails extends ConnectionDetails {
 

@@ -41,19 +41,20 @@ import dev.informer.watch.WatchSnapshot;
 import dev.informer.watch.WatchedInformer;
 
 /**
- * The {@code informers} actuator endpoint: every informer's declaration and the full state of
- * each of its watches (what health reports, always with details), and a {@code relist}
- * action that rebuilds an informer's cache from a fresh list.
+ * The {@code informers} actuator endpoint: every informer's declaration and the full
+ * state of each of its watches (what health reports, always with details), and a
+ * {@code relist} action that rebuilds an informer's cache from a fresh list.
  * <ul>
  * <li>{@code GET /actuator/informers}: all informers</li>
- * <li>{@code GET /actuator/informers/{name}}: one informer, 404 when there is none of that
- * name</li>
+ * <li>{@code GET /actuator/informers/{name}}: one informer, 404 when there is none of
+ * that name</li>
  * <li>{@code POST /actuator/informers/{name}} with {@code {"action": "relist"}}: start a
  * relist (see {@link Informer#relist()}) in the background, 202; 409 while a relist
  * requested here still runs for that informer; 400 for an unknown name or action</li>
  * </ul>
- * The endpoint is read-only unless {@code management.endpoint.informers.access=unrestricted}:
- * each relist costs the API server a consistent list per namespace.
+ * The endpoint is read-only unless
+ * {@code management.endpoint.informers.access=unrestricted}: each relist costs the API
+ * server a consistent list per namespace.
  */
 @Endpoint(id = "informers", defaultAccess = Access.READ_ONLY)
 public class InformersEndpoint {
@@ -106,8 +107,8 @@ public class InformersEndpoint {
 	 * @param registry the informers
 	 * @param policy the health rules, the ones health uses
 	 * @param clock the clock, the one the informers use
-	 * @param executor what starts a relist, never on the request's thread: starting one may
-	 * wait for a listener to finish the event it is handling
+	 * @param executor what starts a relist, never on the request's thread: starting one
+	 * may wait for a listener to finish the event it is handling
 	 */
 	public InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor) {
 		this.registry = registry;
@@ -155,12 +156,14 @@ public class InformersEndpoint {
 	@WriteOperation
 	public WebEndpointResponse<ActionDescriptor> act(@Selector String name, String action) {
 		if (!this.registry.names().contains(name)) {
-			throw new InvalidEndpointRequestException("No informer named '" + name + "'; informers: "
-					+ String.join(", ", this.registry.names()), "Unknown informer");
+			throw new InvalidEndpointRequestException(
+					"No informer named '" + name + "'; informers: " + String.join(", ", this.registry.names()),
+					"Unknown informer");
 		}
 		if (!RELIST.equals(action)) {
-			throw new InvalidEndpointRequestException("Unknown action '" + action + "' for informer '" + name
-					+ "'; actions: " + RELIST, "Unknown action");
+			throw new InvalidEndpointRequestException(
+					"Unknown action '" + action + "' for informer '" + name + "'; actions: " + RELIST,
+					"Unknown action");
 		}
 		WatchedInformer<?> informer = this.registry.informer(name);
 		if (!isRunning(informer)) {
@@ -168,8 +171,7 @@ public class InformersEndpoint {
 		}
 		CompletableFuture<Void> relist = new CompletableFuture<>();
 		if (this.relists.putIfAbsent(name, relist) != null) {
-			return new WebEndpointResponse<>(new ActionDescriptor(name, action, ALREADY_RUNNING),
-					STATUS_CONFLICT);
+			return new WebEndpointResponse<>(new ActionDescriptor(name, action, ALREADY_RUNNING), STATUS_CONFLICT);
 		}
 		relist.whenComplete((result, ex) -> this.relists.remove(name, relist));
 		try {
@@ -179,8 +181,7 @@ public class InformersEndpoint {
 			relist.completeExceptionally(ex);
 			throw new IllegalStateException("Cannot start a relist of informer '" + name + "'", ex);
 		}
-		return new WebEndpointResponse<>(new ActionDescriptor(name, action, STARTED),
-				STATUS_ACCEPTED);
+		return new WebEndpointResponse<>(new ActionDescriptor(name, action, STARTED), STATUS_ACCEPTED);
 	}
 
 	private static boolean isRunning(WatchedInformer<?> informer) {
@@ -273,8 +274,8 @@ public class InformersEndpoint {
 	/**
 	 * One informer.
 	 *
-	 * @param status the worst health of its watches: {@code UP}, {@code OUT_OF_SERVICE} or
-	 * {@code DOWN}
+	 * @param status the worst health of its watches: {@code UP}, {@code OUT_OF_SERVICE}
+	 * or {@code DOWN}
 	 * @param declaration what it watches, as declared and resolved
 	 * @param cacheSize the objects cached over all its watches
 	 * @param watches the state of each watch (one per declared namespace, or one for all)
@@ -290,8 +291,8 @@ public class InformersEndpoint {
 	 * @param informer the informer's name
 	 * @param action the action
 	 * @param outcome {@value #STARTED}: the relist runs in the background, follow it in
-	 * {@code watches[].lastList}; {@value #ALREADY_RUNNING}: a relist requested earlier has
-	 * not finished, none was started
+	 * {@code watches[].lastList}; {@value #ALREADY_RUNNING}: a relist requested earlier
+	 * has not finished, none was started
 	 */
 	public record ActionDescriptor(String informer, String action, String outcome) implements OperationResponseBody {
 

@@ -15,8 +15,9 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * The event resolves its generic type from the resource class the informer was declared
  * with, so that {@code @EventListener void on(ResourceAddedEvent<ConfigMap> event)} only
  * receives ConfigMaps. Resources without a Java class are published as
- * {@link io.fabric8.kubernetes.api.model.GenericKubernetesResource}; tell them apart with a
- * condition such as {@code @EventListener(condition = "#event.informerName == 'widgets'")}.
+ * {@link io.fabric8.kubernetes.api.model.GenericKubernetesResource}; tell them apart with
+ * a condition such as
+ * {@code @EventListener(condition = "#event.informerName == 'widgets'")}.
  * <p>
  * {@link #toString()} never prints the resource's content (Secrets would leak into logs).
  *
@@ -25,10 +26,10 @@ import org.springframework.util.ConcurrentReferenceHashMap;
 public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEvent implements ResolvableTypeProvider {
 
 	/**
-	 * The resolvable type of each (event class, resource class), built once: Spring asks for it
-	 * on every publish, and building it anew costs more than finding the listeners. Held
-	 * through a {@link ClassValue} per event class and soft references per resource class, so
-	 * that neither class is kept from being unloaded.
+	 * The resolvable type of each (event class, resource class), built once: Spring asks
+	 * for it on every publish, and building it anew costs more than finding the
+	 * listeners. Held through a {@link ClassValue} per event class and soft references
+	 * per resource class, so that neither class is kept from being unloaded.
 	 */
 	private static final ClassValue<ConcurrentReferenceHashMap<Class<?>, ResolvableType>> resolvableTypes = new ClassValue<>() {
 
@@ -123,8 +124,8 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 	public ResolvableType getResolvableType() {
 		Class<?> eventClass = getClass();
 		return resolvableTypes.get(eventClass)
-			.computeIfAbsent(this.resourceType, (resourceType) -> ResolvableType.forClassWithGenerics(eventClass,
-					resourceType));
+			.computeIfAbsent(this.resourceType,
+					(resourceType) -> ResolvableType.forClassWithGenerics(eventClass, resourceType));
 	}
 
 	/**

@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * Published when a resource the informer already knows changes, and for every cached
- * resource on each resync (then {@link #isResync()} is {@code true} and old and new are the
- * same object).
+ * resource on each resync (then {@link #isResync()} is {@code true} and old and new are
+ * the same object).
  *
  * @param <T> the resource type
  */
@@ -36,8 +36,8 @@ public class ResourceUpdatedEvent<T extends HasMetadata> extends ResourceEvent<T
 	}
 
 	/**
-	 * Return whether this event comes from a periodic resync rather than a change: old and
-	 * new resourceVersion are equal.
+	 * Return whether this event comes from a periodic resync rather than a change: old
+	 * and new resourceVersion are equal.
 	 * @return whether this is a resync
 	 */
 	public boolean isResync() {

@@ -14,12 +14,12 @@ import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchSnapshot;
 
 /**
- * The health of one watch of an informer (one of its namespaces, or all of it), judged by a
- * {@link WatchHealthPolicy}, with {@link WatchDetails} as details.
+ * The health of one watch of an informer (one of its namespaces, or all of it), judged by
+ * a {@link WatchHealthPolicy}, with {@link WatchDetails} as details.
  * <p>
- * Reads a snapshot of the watch as the runtime's watch monitor last sampled it and
- * never samples itself: a probe that sampled would sample every namespace of the informer
- * once per namespace indicator, and each of those samples would count in the availability
+ * Reads a snapshot of the watch as the runtime's watch monitor last sampled it and never
+ * samples itself: a probe that sampled would sample every namespace of the informer once
+ * per namespace indicator, and each of those samples would count in the availability
  * window that judges flapping.
  */
 public class InformerHealthIndicator implements HealthIndicator {
@@ -39,8 +39,7 @@ public class InformerHealthIndicator implements HealthIndicator {
 	 * @param policy the health rules
 	 * @param clock the clock, the one the informer uses
 	 */
-	public InformerHealthIndicator(Informer<?> informer, Watch watch, WatchHealthPolicy policy,
-			Clock clock) {
+	public InformerHealthIndicator(Informer<?> informer, Watch watch, WatchHealthPolicy policy, Clock clock) {
 		this.informer = informer;
 		this.watch = watch;
 		this.policy = policy;

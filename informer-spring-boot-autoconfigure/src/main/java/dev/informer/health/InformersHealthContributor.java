@@ -18,13 +18,14 @@ import dev.informer.watch.WatchedInformer;
 
 /**
  * The health of every informer: one child per informer, named after it. An informer that
- * watches several namespaces is itself composite, with one {@link InformerHealthIndicator}
- * per namespace, so that Spring Boot aggregates their statuses and each namespace's state
- * can be read on its own (for example at {@code /actuator/health/informers/configmaps/team-a});
- * any other informer is a single indicator.
+ * watches several namespaces is itself composite, with one
+ * {@link InformerHealthIndicator} per namespace, so that Spring Boot aggregates their
+ * statuses and each namespace's state can be read on its own (for example at
+ * {@code /actuator/health/informers/configmaps/team-a}); any other informer is a single
+ * indicator.
  * <p>
- * A probe only reads the statuses, in time linear in the number of watches; they are as fresh
- * as the last sample of the runtime's watch monitor.
+ * A probe only reads the statuses, in time linear in the number of watches; they are as
+ * fresh as the last sample of the runtime's watch monitor.
  */
 public class InformersHealthContributor implements CompositeHealthContributor {
 

@@ -32,28 +32,92 @@ import dev.informer.watch.WatchedInformer;
 
 /**
  * Micrometer meters of every informer's watches, tagged with {@code informer} and
- * {@code namespace} (the declared namespace, or {@code *} for an informer of all namespaces
- * or of a cluster-scoped kind: Prometheus needs the same tag keys on every meter of a name).
- * Counters and gauges read each {@link Watch}; only listener durations are recorded,
- * as a {@link DeliveryObserver}.
+ * {@code namespace} (the declared namespace, or {@code *} for an informer of all
+ * namespaces or of a cluster-scoped kind: Prometheus needs the same tag keys on every
+ * meter of a name). Counters and gauges read each {@link Watch}; only listener durations
+ * are recorded, as a {@link DeliveryObserver}.
  * <table>
  * <caption>Meters</caption>
- * <tr><th>Name</th><th>Type</th><th>Extra tags</th></tr>
- * <tr><td>{@code informer.events}</td><td>function counter</td><td>{@code type}</td></tr>
- * <tr><td>{@code informer.cache.size}</td><td>gauge</td><td></td></tr>
- * <tr><td>{@code informer.watching}</td><td>gauge, 0 or 1</td><td></td></tr>
- * <tr><td>{@code informer.synced}</td><td>gauge, 0 or 1</td><td></td></tr>
- * <tr><td>{@code informer.watch.reconnects}</td><td>function counter</td><td></td></tr>
- * <tr><td>{@code informer.relists}</td><td>function counter</td><td>{@code reason}</td></tr>
- * <tr><td>{@code informer.list.duration}</td><td>function timer</td><td></td></tr>
- * <tr><td>{@code informer.list.items}</td><td>gauge</td><td></td></tr>
- * <tr><td>{@code informer.resync.duration}</td><td>function timer</td><td></td></tr>
- * <tr><td>{@code informer.resync.last}</td><td>time gauge, seconds ago</td><td></td></tr>
- * <tr><td>{@code informer.event.last}</td><td>time gauge, seconds ago</td><td></td></tr>
- * <tr><td>{@code informer.resource.version}</td><td>gauge</td><td></td></tr>
- * <tr><td>{@code informer.listener.duration}</td><td>timer</td><td>{@code type}</td></tr>
- * <tr><td>{@code informer.listener.errors}</td><td>function counter</td><td></td></tr>
- * <tr><td>{@code informer.backlog}</td><td>gauge</td><td></td></tr>
+ * <tr>
+ * <th>Name</th>
+ * <th>Type</th>
+ * <th>Extra tags</th>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.events}</td>
+ * <td>function counter</td>
+ * <td>{@code type}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.cache.size}</td>
+ * <td>gauge</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.watching}</td>
+ * <td>gauge, 0 or 1</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.synced}</td>
+ * <td>gauge, 0 or 1</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.watch.reconnects}</td>
+ * <td>function counter</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.relists}</td>
+ * <td>function counter</td>
+ * <td>{@code reason}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.list.duration}</td>
+ * <td>function timer</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.list.items}</td>
+ * <td>gauge</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.resync.duration}</td>
+ * <td>function timer</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.resync.last}</td>
+ * <td>time gauge, seconds ago</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.event.last}</td>
+ * <td>time gauge, seconds ago</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.resource.version}</td>
+ * <td>gauge</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.listener.duration}</td>
+ * <td>timer</td>
+ * <td>{@code type}</td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.listener.errors}</td>
+ * <td>function counter</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.backlog}</td>
+ * <td>gauge</td>
+ * <td></td>
+ * </tr>
  * </table>
  */
 public class InformerMetrics implements MeterBinder, DeliveryObserver {
@@ -61,8 +125,8 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 	/**
 	 * The relist reasons every watch has a counter for.
 	 */
-	static final List<RelistReason> RELIST_REASONS = List.of(RelistReason.GONE, RelistReason.ERROR,
-			RelistReason.MANUAL, RelistReason.STOPPED, RelistReason.FLAPPING, RelistReason.STALLED);
+	static final List<RelistReason> RELIST_REASONS = List.of(RelistReason.GONE, RelistReason.ERROR, RelistReason.MANUAL,
+			RelistReason.STOPPED, RelistReason.FLAPPING, RelistReason.STALLED);
 
 	private final WatchRegistry registry;
 
@@ -108,7 +172,9 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 				.tags(tags)
 				.tag("type", type.tagValue())
 				.register(meters);
-			this.listenerTimers.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()), (key) -> new ConcurrentHashMap<>())
+			this.listenerTimers
+				.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()),
+						(key) -> new ConcurrentHashMap<>())
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
@@ -163,8 +229,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 			.description("Time since the last event or bookmark")
 			.tags(tags)
 			.register(meters);
-		Gauge
-			.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
+		Gauge.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
 			.description("Last resourceVersion seen, when numeric")
 			.tags(tags)
 			.register(meters);

@@ -9,8 +9,8 @@ import dev.informer.watch.KubernetesErrors;
 
 /**
  * A {@link RetryPolicy} that says which declared property the API server most likely
- * rejected when it gives up on an HTTP 400: the log of the failed list names the informer and
- * the server's message, this names what to change.
+ * rejected when it gives up on an HTTP 400: the log of the failed list names the informer
+ * and the server's message, this names what to change.
  */
 final class BadRequestExplainer implements RetryPolicy {
 
@@ -32,9 +32,8 @@ final class BadRequestExplainer implements RetryPolicy {
 			InvalidInformerDeclarationException explained = InvalidInformerDeclarationException
 				.rejectedByServer(this.declaration, KubernetesErrors.serverMessage(ex), ex);
 			logger.error("Informer '" + this.declaration.getName() + "': informer.resources."
-					+ this.declaration.getName() + "."
-					+ explained.getProperty() + " '" + explained.getValue() + "' " + explained.getProblem() + ". "
-					+ explained.getAction());
+					+ this.declaration.getName() + "." + explained.getProperty() + " '" + explained.getValue() + "' "
+					+ explained.getProblem() + ". " + explained.getAction());
 		}
 		return retry;
 	}

@@ -22,12 +22,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The informer's cache: fabric8's store, with objects trimmed in place before they are
- * stored. fabric8 publishes the very instance it stores, so listeners see the trimmed object
- * too and nothing holds a second copy.
+ * stored. fabric8 publishes the very instance it stores, so listeners see the trimmed
+ * object too and nothing holds a second copy.
  * <p>
- * Each change that makes fabric8 queue a notification (a new key, a new resourceVersion, a
- * removal: the same tests fabric8 applies) is reported to a {@link DeliveryTracker}. Objects
- * given as initial state are stored without notification and so are not reported.
+ * Each change that makes fabric8 queue a notification (a new key, a new resourceVersion,
+ * a removal: the same tests fabric8 applies) is reported to a {@link DeliveryTracker}.
+ * Objects given as initial state are stored without notification and so are not reported.
  *
  * @param <T> the resource type
  */
@@ -58,7 +58,8 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 	 * @param transforms the customizers' transforms, in order
 	 * @param tracker where to report changes
 	 * @param transformFailures told of each transform that throws, with the object's key:
-	 * the object is stored as it was before that transform, and the later transforms skipped
+	 * the object is stored as it was before that transform, and the later transforms
+	 * skipped
 	 */
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker,
 			BiConsumer<String, Throwable> transformFailures) {
@@ -137,10 +138,11 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 	}
 
 	/**
-	 * Report a change to the tracker before the cache shows it. A relist reads the cache and
-	 * then the tracker while fabric8 may be storing a change: reported after storing, a change
-	 * caught in between would count as seen by listeners, and the relist would never deliver
-	 * it (an added object's later delete would then reach listeners that never saw it added).
+	 * Report a change to the tracker before the cache shows it. A relist reads the cache
+	 * and then the tracker while fabric8 may be storing a change: reported after storing,
+	 * a change caught in between would count as seen by listeners, and the relist would
+	 * never deliver it (an added object's later delete would then reach listeners that
+	 * never saw it added).
 	 */
 	private void reportBeforeStoring(String key, @Nullable T before) {
 		this.tracker.queued(key, before);

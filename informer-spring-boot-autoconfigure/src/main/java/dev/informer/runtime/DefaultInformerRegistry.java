@@ -14,8 +14,8 @@ import dev.informer.ResourceCache;
 import dev.informer.watch.WatchRegistry;
 
 /**
- * The {@link InformerRegistry} of the runtime: its informers are {@link ResourceInformer}s,
- * which the {@link InformerLifecycle} starts and stops.
+ * The {@link InformerRegistry} of the runtime: its informers are
+ * {@link ResourceInformer}s, which the {@link InformerLifecycle} starts and stops.
  */
 public class DefaultInformerRegistry implements WatchRegistry {
 

@@ -12,14 +12,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The events of one watch, waiting for listeners: run one at a time, in the order they were
- * queued, on a thread of a shared executor that is held only while there is work.
+ * The events of one watch, waiting for listeners: run one at a time, in the order they
+ * were queued, on a thread of a shared executor that is held only while there is work.
  * <p>
- * The queue outlives the fabric8 informers that feed it: a relist replaces the informer, and
- * what the old one had queued is still delivered, before anything the new one queues. So a
- * listener is never called by two informers at once, never interrupted by a replacement (it
- * does not run on fabric8's threads, which fabric8 interrupts when it stops an informer), and
- * a relist never waits for a listener.
+ * The queue outlives the fabric8 informers that feed it: a relist replaces the informer,
+ * and what the old one had queued is still delivered, before anything the new one queues.
+ * So a listener is never called by two informers at once, never interrupted by a
+ * replacement (it does not run on fabric8's threads, which fabric8 interrupts when it
+ * stops an informer), and a relist never waits for a listener.
  */
 final class DeliveryQueue {
 
@@ -125,7 +125,8 @@ final class DeliveryQueue {
 					delivery.action().run();
 				}
 				catch (Throwable ex) {
-					// listeners are isolated by the publisher: this is the starter's own failure
+					// listeners are isolated by the publisher: this is the starter's own
+					// failure
 					logger.error("Delivering an informer event failed; later events are not affected", ex);
 				}
 				finally {

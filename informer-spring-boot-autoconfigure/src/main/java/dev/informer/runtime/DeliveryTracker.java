@@ -14,11 +14,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The changes fabric8 has applied to one informer's cache but not yet handed on: fabric8
- * updates the cache on its watch thread and queues a notification, which its serial executor
- * hands to the informer's handler later (and drops, if the informer stops first). Gives that
- * backlog, and for each key with changes not handed on the state before the first of them,
- * so that a relist can be seeded with what will have been delivered instead of what the cache
- * holds.
+ * updates the cache on its watch thread and queues a notification, which its serial
+ * executor hands to the informer's handler later (and drops, if the informer stops
+ * first). Gives that backlog, and for each key with changes not handed on the state
+ * before the first of them, so that a relist can be seeded with what will have been
+ * delivered instead of what the cache holds.
  *
  * @param <T> the resource type
  */
@@ -67,8 +67,8 @@ class DeliveryTracker<T extends HasMetadata> {
 	}
 
 	/**
-	 * Return what has been handed on: the cached state, with each change not yet handed on
-	 * undone.
+	 * Return what has been handed on: the cached state, with each change not yet handed
+	 * on undone.
 	 * @param cached the cache's content by key
 	 * @return the state listeners last saw, by key
 	 */
@@ -86,8 +86,8 @@ class DeliveryTracker<T extends HasMetadata> {
 
 	/**
 	 * The changes of one key not yet handed on, oldest first, each as the state before it
-	 * (empty before an add). Once the first is handed on, the state before the second is what
-	 * listeners will have seen.
+	 * (empty before an add). Once the first is handed on, the state before the second is
+	 * what listeners will have seen.
 	 */
 	private static final class Pending<T> {
 

@@ -19,8 +19,8 @@ import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 
 /**
- * Explains failures to whoever must act on them, in one place: why startup failed or timed
- * out, the RBAC rule that is missing, where the client's configuration came from.
+ * Explains failures to whoever must act on them, in one place: why startup failed or
+ * timed out, the RBAC rule that is missing, where the client's configuration came from.
  */
 public final class Diagnostics {
 
@@ -45,9 +45,9 @@ public final class Diagnostics {
 							+ (informer.getDefinition().getDeclaration().getGroup().isEmpty() ? ""
 									: "." + informer.getDefinition().getDeclaration().getGroup());
 					if (code == 403) {
-						return new InformerStartupException("Informer '" + informer.getName()
-								+ "' is forbidden to list " + resource + " in " + where + " (HTTP 403 Forbidden): "
-								+ KubernetesErrors.message(cause),
+						return new InformerStartupException(
+								"Informer '" + informer.getName() + "' is forbidden to list " + resource + " in "
+										+ where + " (HTTP 403 Forbidden): " + KubernetesErrors.message(cause),
 								"Grant the application's identity 'list' and 'watch' on " + resource + " with this "
 										+ missingRule(informer.getDefinition(), status.getNamespace())
 										+ "\nor set informer.startup.fail-on-forbidden=false to start anyway and "
@@ -55,14 +55,15 @@ public final class Diagnostics {
 								cause);
 					}
 					if (code == 400) {
-						// the server rejected what was declared (a selector): name the property
-						return InvalidInformerDeclarationException
-							.rejectedByServer(informer.getDefinition().getDeclaration(),
-								KubernetesErrors.serverMessage(cause), cause);
+						// the server rejected what was declared (a selector): name the
+						// property
+						return InvalidInformerDeclarationException.rejectedByServer(
+								informer.getDefinition().getDeclaration(), KubernetesErrors.serverMessage(cause),
+								cause);
 					}
 					return new InformerStartupException(
-							"Informer '" + informer.getName() + "' failed to list " + resource + " in " + where
-									+ ": " + KubernetesErrors.reason(cause) + ": " + KubernetesErrors.message(cause),
+							"Informer '" + informer.getName() + "' failed to list " + resource + " in " + where + ": "
+									+ KubernetesErrors.reason(cause) + ": " + KubernetesErrors.message(cause),
 							"Check the API server and the application's credentials.", cause);
 				}
 			}
@@ -77,15 +78,15 @@ public final class Diagnostics {
 	 * @return the description
 	 */
 	static String unsynced(Collection<? extends ResourceInformer<?>> informers) {
-		return informers
-			.stream()
+		return informers.stream()
 			.flatMap((informer) -> informer.getUnsynced()
 				.stream()
 				.map((status) -> "'" + informer.getName() + "'"
 						+ ((status.getNamespace() != null) ? " in namespace " + status.getNamespace() : "") + " ("
 						+ status.getState()
-						+ ((status.getLastError() != null) ? ", last error: HTTP " + status.getLastError().httpCode()
-								+ " " + status.getLastError().reason() + ": " + status.getLastError().message()
+						+ ((status.getLastError() != null)
+								? ", last error: HTTP " + status.getLastError().httpCode() + " "
+										+ status.getLastError().reason() + ": " + status.getLastError().message()
 								: ", no error yet")
 						+ ")"))
 			.collect(Collectors.joining("; "));

@@ -15,8 +15,9 @@ import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.ResolvableType;
 
 /**
- * Delivers informer events to the application's listeners, one listener at a time, so that a
- * listener that throws neither stops the informer nor keeps other listeners from the event.
+ * Delivers informer events to the application's listeners, one listener at a time, so
+ * that a listener that throws neither stops the informer nor keeps other listeners from
+ * the event.
  * <p>
  * The context's own {@code applicationEventMulticaster} stops at the first listener that
  * throws and is the application's to configure, so it is left alone: this publisher finds
@@ -54,8 +55,8 @@ public class InformerEventPublisher {
 	}
 
 	/**
-	 * Deliver an event to every listener that supports it. Failures are logged and counted,
-	 * never thrown.
+	 * Deliver an event to every listener that supports it. Failures are logged and
+	 * counted, never thrown.
 	 * @param event the event
 	 * @return the number of listeners that threw
 	 */
@@ -97,8 +98,8 @@ public class InformerEventPublisher {
 	}
 
 	/**
-	 * A lambda listener hides its event type, so Spring offers it every event and the cast
-	 * in its bridge method fails; Spring's own multicaster ignores that case too.
+	 * A lambda listener hides its event type, so Spring offers it every event and the
+	 * cast in its bridge method fails; Spring's own multicaster ignores that case too.
 	 */
 	private static boolean isUnresolvableLambda(ClassCastException ex, ApplicationEvent event) {
 		String message = ex.getMessage();

@@ -31,9 +31,10 @@ import dev.informer.watch.RelistReason;
 
 /**
  * One fabric8 informer of a {@link NamespaceInformer}, with its cache: what a relist or a
- * replacement swaps. Turns fabric8's callbacks into events handed to the delivery queue and
- * into status. Once retired (stopped or replaced by a relist) it hands nothing more to the
- * queue and no longer touches the status; what it handed on before is still delivered.
+ * replacement swaps. Turns fabric8's callbacks into events handed to the delivery queue
+ * and into status. Once retired (stopped or replaced by a relist) it hands nothing more
+ * to the queue and no longer touches the status; what it handed on before is still
+ * delivered.
  *
  * @param <T> the resource type
  */
@@ -63,7 +64,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private volatile boolean started;
 
-	/** Between fabric8's onBeforeList and its onList, retries of a failed list included. */
+	/**
+	 * Between fabric8's onBeforeList and its onList, retries of a failed list included.
+	 */
 	private volatile boolean listing;
 
 	private volatile @Nullable Instant listedAt;
@@ -85,7 +88,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	void seed(Collection<T> initialState) {
 		this.store.expectInitialState(initialState);
-		// fabric8 then lists afresh (not from the watch cache) and compares resourceVersions
+		// fabric8 then lists afresh (not from the watch cache) and compares
+		// resourceVersions
 		this.informer.initialState(List.copyOf(initialState).stream());
 	}
 
@@ -113,7 +117,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				this.watch.synced().completeExceptionally(cause);
 			}
 		});
-		// only now does fabric8 say it runs: a sample in between must not take it for stopped
+		// only now does fabric8 say it runs: a sample in between must not take it for
+		// stopped
 		this.started = true;
 	}
 
@@ -248,21 +253,23 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			WatchStatus status = this.watch.getStatus();
 			status.errorOccurred(ex);
 			// a relist's informer has not started, but the watch had synced before
-			boolean retry = this.watch.owner().getRetryPolicy()
-				.shouldRetry(isStarted || status.isSynced(), ex);
+			boolean retry = this.watch.owner().getRetryPolicy().shouldRetry(isStarted || status.isSynced(), ex);
 			String name = this.watch.definition().getName();
 			if (retry) {
-				logger.warn("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex) + "; retrying with backoff");
+				logger.warn("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex)
+						+ "; retrying with backoff");
 			}
 			else {
-				logger.error("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex) + "; not retrying");
+				logger.error("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex)
+						+ "; not retrying");
 			}
 			return retry;
 		}
 		catch (Throwable unexpected) {
 			// fabric8 wedges an informer whose exception handler throws: retry instead
-			logger.error("Informer '" + this.watch.definition().getName()
-					+ "': handling an error failed; retrying anyway", unexpected);
+			logger.error(
+					"Informer '" + this.watch.definition().getName() + "': handling an error failed; retrying anyway",
+					unexpected);
 			return true;
 		}
 	}

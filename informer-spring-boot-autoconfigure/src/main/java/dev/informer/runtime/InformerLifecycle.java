@@ -19,9 +19,10 @@ import dev.informer.InformerCustomizer;
 import dev.informer.watch.KubernetesErrors;
 
 /**
- * Starts the informers once every singleton exists (so no listener misses the first events)
- * and before the web server, optionally waiting for them to sync; stops them before the
- * context's beans are destroyed. A {@link WatchMonitor} samples their watches meanwhile.
+ * Starts the informers once every singleton exists (so no listener misses the first
+ * events) and before the web server, optionally waiting for them to sync; stops them
+ * before the context's beans are destroyed. A {@link WatchMonitor} samples their watches
+ * meanwhile.
  */
 public class InformerLifecycle implements SmartLifecycle {
 
@@ -59,8 +60,9 @@ public class InformerLifecycle implements SmartLifecycle {
 	 * @param customizers customizers applied before each informer starts
 	 * @param startup how to wait for the initial sync
 	 */
-	public InformerLifecycle(DefaultInformerRegistry registry, KubernetesClient client, InformerEventPublisher publisher,
-			ApplicationContext context, List<InformerCustomizer> customizers, StartupOptions startup) {
+	public InformerLifecycle(DefaultInformerRegistry registry, KubernetesClient client,
+			InformerEventPublisher publisher, ApplicationContext context, List<InformerCustomizer> customizers,
+			StartupOptions startup) {
 		this.registry = registry;
 		this.client = client;
 		this.publisher = publisher;
@@ -152,11 +154,10 @@ public class InformerLifecycle implements SmartLifecycle {
 	 * @param waitForSync whether start blocks until every informer synced
 	 * @param timeout how long to wait
 	 * @param failOnTimeout whether a timeout fails the start
-	 * @param maxConcurrentLists how many watches may run their initial list at once, {@code 0}
-	 * for no cap
+	 * @param maxConcurrentLists how many watches may run their initial list at once,
+	 * {@code 0} for no cap
 	 */
-	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout,
-			int maxConcurrentLists) {
+	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout, int maxConcurrentLists) {
 
 		/**
 		 * How startup waits for informers, with no cap on concurrent initial lists.

@@ -4,9 +4,9 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * Caps how many watches run their initial list at once, so that an application with hundreds
- * of namespaces and kinds does not send hundreds of LISTs to the API server in the same
- * instant. A watch that cannot start yet waits in line, without a thread.
+ * Caps how many watches run their initial list at once, so that an application with
+ * hundreds of namespaces and kinds does not send hundreds of LISTs to the API server in
+ * the same instant. A watch that cannot start yet waits in line, without a thread.
  */
 public final class ListPermits {
 

@@ -43,20 +43,21 @@ import dev.informer.watch.RelistReason;
 import dev.informer.watch.WatchSnapshot;
 
 /**
- * One watch behind a {@link ResourceInformer}: the whole informer, or one of its namespaces.
- * Runs a fabric8 informer and turns its callbacks into events and status; a relist replaces
- * that fabric8 informer by a new one seeded with what listeners will have seen.
+ * One watch behind a {@link ResourceInformer}: the whole informer, or one of its
+ * namespaces. Runs a fabric8 informer and turns its callbacks into events and status; a
+ * relist replaces that fabric8 informer by a new one seeded with what listeners will have
+ * seen.
  * <p>
- * fabric8's callbacks only hand events to a {@link DeliveryQueue}, which outlives the fabric8
- * informers: listeners run on the queue's thread, one event at a time and in order, whatever
- * informer is current. A relist or a replacement therefore never waits for a listener, never
- * interrupts one, and what the old informer handed on is still delivered before anything of
- * the new one.
+ * fabric8's callbacks only hand events to a {@link DeliveryQueue}, which outlives the
+ * fabric8 informers: listeners run on the queue's thread, one event at a time and in
+ * order, whatever informer is current. A relist or a replacement therefore never waits
+ * for a listener, never interrupts one, and what the old informer handed on is still
+ * delivered before anything of the new one.
  * <p>
- * Longer than most classes: starting, relisting, replacing (recovery with its backoff) and
- * stopping all swap the current {@link InformerGeneration} under one lock, and are kept
- * together so that the order of those swaps can be read in one place. What one generation
- * does with fabric8's callbacks is in {@link InformerGeneration}.
+ * Longer than most classes: starting, relisting, replacing (recovery with its backoff)
+ * and stopping all swap the current {@link InformerGeneration} under one lock, and are
+ * kept together so that the order of those swaps can be read in one place. What one
+ * generation does with fabric8's callbacks is in {@link InformerGeneration}.
  *
  * @param <T> the resource type
  */
@@ -183,8 +184,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Return the changes not yet handed to listeners: those fabric8 has cached but not yet
-	 * handed on, and those waiting in the delivery queue (resyncs included).
+	 * Return the changes not yet handed to listeners: those fabric8 has cached but not
+	 * yet handed on, and those waiting in the delivery queue (resyncs included).
 	 */
 	long backlog() {
 		InformerGeneration<T> generation = this.current;
@@ -202,8 +203,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Start watching, once {@code permits} lets this watch list. May be called again after
-	 * {@link #stop()}: the watch then starts afresh, with a new initial list.
+	 * Start watching, once {@code permits} lets this watch list. May be called again
+	 * after {@link #stop()}: the watch then starts afresh, with a new initial list.
 	 */
 	synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
 			Executor executor, ListPermits permits) {
@@ -232,10 +233,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	/**
 	 * Replace the fabric8 informer by a new one seeded with what listeners will have seen
-	 * once the queue is delivered, so that its list delivers only the differences: unchanged
-	 * objects (same resourceVersion) cause no event, changed ones an update, vanished ones a
-	 * delete with final state unknown. Returns at once: events already queued are delivered
-	 * first, and a listener that is busy is neither waited for nor interrupted.
+	 * once the queue is delivered, so that its list delivers only the differences:
+	 * unchanged objects (same resourceVersion) cause no event, changed ones an update,
+	 * vanished ones a delete with final state unknown. Returns at once: events already
+	 * queued are delivered first, and a listener that is busy is neither waited for nor
+	 * interrupted.
 	 * @param trigger the reason, counted as the relist's trigger
 	 * @return a future that completes when the new informer's list has been delivered
 	 */
@@ -279,7 +281,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 			filtered = filtered.withLabelSelector(declaration.getLabelSelector());
 		}
 		if (declaration.getFieldSelector() != null) {
-			// the whole selector as one key without a value, which fabric8 sends as it is: its
+			// the whole selector as one key without a value, which fabric8 sends as it
+			// is: its
 			// map by field would keep one requirement per field and not escape values
 			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
 		}
@@ -307,8 +310,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Sample the watch connection and the last resourceVersion into the status, and replace
-	 * a fabric8 informer that stopped working.
+	 * Sample the watch connection and the last resourceVersion into the status, and
+	 * replace a fabric8 informer that stopped working.
 	 */
 	void sample() {
 		InformerGeneration<T> generation = this.current;
@@ -331,16 +334,19 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		Instant listedAt = generation.listedAt();
 		if (generation.isListing() || listedAt == null) {
-			// fabric8 is listing, or retrying its list until the server answers: a replacement
+			// fabric8 is listing, or retrying its list until the server answers: a
+			// replacement
 			// would only start the same list again, from the beginning
 			return;
 		}
 		WatchSnapshot snapshot = this.status.snapshot();
 		Instant notWatchingSince = snapshot.notWatchingSince();
 		if (snapshot.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
-			scheduleReplacement(RelistReason.FLAPPING, "the watch keeps failing ("
-					+ snapshot.availability().reconnectsWithin(recovery.availabilityWindow(), snapshot.takenAt())
-					+ " reconnects in " + recovery.availabilityWindow().toSeconds() + " s)");
+			scheduleReplacement(RelistReason.FLAPPING,
+					"the watch keeps failing ("
+							+ snapshot.availability()
+								.reconnectsWithin(recovery.availabilityWindow(), snapshot.takenAt())
+							+ " reconnects in " + recovery.availabilityWindow().toSeconds() + " s)");
 		}
 		else if (notWatchingSince != null) {
 			// the watch of this informer cannot have been lost before its last list
@@ -357,8 +363,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	/**
 	 * Stop the current fabric8 informer now and start a replacement, seeded with what
-	 * listeners will have seen, after the next backoff interval. The old cache stays readable
-	 * meanwhile and nothing is requested from the API server.
+	 * listeners will have seen, after the next backoff interval. The old cache stays
+	 * readable meanwhile and nothing is requested from the API server.
 	 */
 	synchronized void scheduleReplacement(RelistReason reason, String why) {
 		ScheduledExecutorService scheduler = this.owner.getScheduler();
@@ -395,8 +401,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 			relist(reason);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed ("
-					+ describe(ex) + "); trying again");
+			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed (" + describe(ex)
+					+ "); trying again");
 			scheduleReplacement(reason, "the replacement failed");
 		}
 	}

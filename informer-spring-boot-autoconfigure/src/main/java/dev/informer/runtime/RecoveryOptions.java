@@ -6,15 +6,15 @@ import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * When the starter replaces a fabric8 informer that no longer works, and how long it waits
- * between replacements.
+ * When the starter replaces a fabric8 informer that no longer works, and how long it
+ * waits between replacements.
  * <p>
- * fabric8 resumes a lost watch by itself, but it never gives up on a watch the server keeps
- * failing (it reconnects about once a second, forever), stops for good on some errors, and
- * cannot be told apart from a wedged one from the outside. The starter replaces the
- * informer in those cases with a new one seeded from what listeners have seen, so only real
- * differences are delivered, waiting an exponential, jittered backoff between replacements so
- * that a persistently failing server sees a falling request rate.
+ * fabric8 resumes a lost watch by itself, but it never gives up on a watch the server
+ * keeps failing (it reconnects about once a second, forever), stops for good on some
+ * errors, and cannot be told apart from a wedged one from the outside. The starter
+ * replaces the informer in those cases with a new one seeded from what listeners have
+ * seen, so only real differences are delivered, waiting an exponential, jittered backoff
+ * between replacements so that a persistently failing server sees a falling request rate.
  *
  * @param replaceStalledAfter replace a watch that has not been open for this long
  * @param availabilityWindow the window over which watch availability is measured
@@ -28,17 +28,17 @@ public record RecoveryOptions(Duration replaceStalledAfter, Duration availabilit
 	static final int DEFAULT_AVAILABILITY_SAMPLES = 60;
 
 	/**
-	 * Defaults: replace after 2 minutes without a watch, or when a watch was open for less
-	 * than half of the last 60 seconds; back off from 1 s, doubling with jitter, to 5
-	 * minutes.
+	 * Defaults: replace after 2 minutes without a watch, or when a watch was open for
+	 * less than half of the last 60 seconds; back off from 1 s, doubling with jitter, to
+	 * 5 minutes.
 	 */
 	public static final RecoveryOptions DEFAULT = new RecoveryOptions(Duration.ofMinutes(2), Duration.ofSeconds(60),
 			0.5, backOff(Duration.ofSeconds(1), Duration.ofMinutes(5)));
 
 	/**
-	 * Create Spring's exponential backoff, doubling, with a jitter of half the initial interval
-	 * that Spring scales with each doubling: with 1 s the waits fall in 1-1.5 s, 1-3 s,
-	 * 2-6 s and so on.
+	 * Create Spring's exponential backoff, doubling, with a jitter of half the initial
+	 * interval that Spring scales with each doubling: with 1 s the waits fall in 1-1.5 s,
+	 * 1-3 s, 2-6 s and so on.
 	 * @param initial the first interval
 	 * @param max the largest interval
 	 * @return the backoff

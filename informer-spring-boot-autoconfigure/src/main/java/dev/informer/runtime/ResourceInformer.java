@@ -48,9 +48,9 @@ import dev.informer.watch.WatchedInformer;
  * cache over all of them, and the status of each.
  * <p>
  * Longer than most classes because it is the runtime's handle on an informer: the
- * {@link dev.informer.Informer} and {@link dev.informer.watch.WatchedInformer} views, start
- * and stop with the threads they own (delivery and recovery), and the events about the whole
- * informer (state changes, sync).
+ * {@link dev.informer.Informer} and {@link dev.informer.watch.WatchedInformer} views,
+ * start and stop with the threads they own (delivery and recovery), and the events about
+ * the whole informer (state changes, sync).
  *
  * @param <T> the resource type
  */
@@ -89,8 +89,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @param retryPolicy what to do on errors
 	 * @param clock the clock for status times
 	 */
-	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
-			RetryPolicy retryPolicy, Clock clock) {
+	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher, RetryPolicy retryPolicy,
+			Clock clock) {
 		this(definition, publisher, retryPolicy, RecoveryOptions.DEFAULT, clock);
 	}
 
@@ -102,8 +102,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @param recovery when to replace a fabric8 informer that stopped working
 	 * @param clock the clock for status times
 	 */
-	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher,
-			RetryPolicy retryPolicy, RecoveryOptions recovery, Clock clock) {
+	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher, RetryPolicy retryPolicy,
+			RecoveryOptions recovery, Clock clock) {
 		this.recovery = recovery;
 		this.definition = definition;
 		this.publisher = publisher;
@@ -199,15 +199,16 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
-		this.deliveryObserver = this.deliveryObserver.andThen((informer, namespace, type, duration, failedListeners) -> {
-			try {
-				observer.delivered(informer, namespace, type, duration, failedListeners);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"
-						+ getName() + "'; other observers and later events are not affected", ex);
-			}
-		});
+		this.deliveryObserver = this.deliveryObserver
+			.andThen((informer, namespace, type, duration, failedListeners) -> {
+				try {
+					observer.delivered(informer, namespace, type, duration, failedListeners);
+				}
+				catch (RuntimeException ex) {
+					logger.error("Delivery observer " + observer + " failed on a " + type + " event of informer '"
+							+ getName() + "'; other observers and later events are not affected", ex);
+				}
+			});
 	}
 
 	InformerEventPublisher getPublisher() {
@@ -242,8 +243,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	/**
-	 * Start every fabric8 informer, each namespace's initial list once {@code permits} lets
-	 * it. An informer stopped before may be started again: it then lists afresh.
+	 * Start every fabric8 informer, each namespace's initial list once {@code permits}
+	 * lets it. An informer stopped before may be started again: it then lists afresh.
 	 * @param client the client
 	 * @param customizers the customizers to apply before each start
 	 * @param permits the cap on concurrent initial lists, shared by the informers
@@ -291,12 +292,12 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * Rebuild the cache from a fresh list, delivering only real differences as events:
 	 * unchanged objects (same resourceVersion) cause none, changed ones a
 	 * {@link dev.informer.event.ResourceUpdatedEvent}, vanished ones a
-	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones a
-	 * {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer is
-	 * replaced by a new one seeded with what listeners will have seen once the events already
-	 * queued are delivered; customizers run again for it (transforms run on the listed objects
-	 * that changed, not on the seeded ones). Returns at once, without waiting for listeners.
-	 * Counted as a relist of reason {@link RelistReason#MANUAL}.
+	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones
+	 * a {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer
+	 * is replaced by a new one seeded with what listeners will have seen once the events
+	 * already queued are delivered; customizers run again for it (transforms run on the
+	 * listed objects that changed, not on the seeded ones). Returns at once, without
+	 * waiting for listeners. Counted as a relist of reason {@link RelistReason#MANUAL}.
 	 * @return a future that completes when every namespace's list has been delivered
 	 * @throws IllegalStateException if the informer is not running
 	 */
@@ -322,8 +323,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	/**
 	 * Stop every fabric8 informer. No event is published after this returns; a listener
-	 * still running is interrupted (and not waited for), as a task executor interrupts its
-	 * tasks on shutdown. A relist or a replacement never interrupts a listener.
+	 * still running is interrupted (and not waited for), as a task executor interrupts
+	 * its tasks on shutdown. A relist or a replacement never interrupts a listener.
 	 */
 	public synchronized void stop() {
 		this.parts.forEach(NamespaceInformer::stop);
@@ -337,8 +338,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	/**
 	 * The thread that replaces fabric8 informers that stopped working (see
-	 * {@link RecoveryOptions}), owned by this informer whether or not a {@link WatchMonitor}
-	 * samples it: none while no replacement is pending.
+	 * {@link RecoveryOptions}), owned by this informer whether or not a
+	 * {@link WatchMonitor} samples it: none while no replacement is pending.
 	 */
 	private ScheduledExecutorService recoveryScheduler() {
 		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {

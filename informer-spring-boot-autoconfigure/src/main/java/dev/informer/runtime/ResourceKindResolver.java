@@ -29,9 +29,10 @@ import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.watch.KubernetesErrors;
 
 /**
- * Resolves declarations against the API server's discovery: the plural name, the scope, and
- * whether the server serves the kind at all. Built-in kinds bind to fabric8's model classes,
- * other kinds to {@link GenericKubernetesResource} unless the declaration names a class.
+ * Resolves declarations against the API server's discovery: the plural name, the scope,
+ * and whether the server serves the kind at all. Built-in kinds bind to fabric8's model
+ * classes, other kinds to {@link GenericKubernetesResource} unless the declaration names
+ * a class.
  */
 public class ResourceKindResolver {
 
@@ -62,9 +63,10 @@ public class ResourceKindResolver {
 	 * @param client the client to ask
 	 * @param configSource where the client's configuration came from, for error messages
 	 * @param classLoader the class loader for declared types
-	 * @param trustClassesWhenUnavailable whether a kind with a model class (fabric8's, or a
-	 * declared {@code type}) is resolved from its class when discovery fails for a reason
-	 * that may pass (the server is unreachable, or answers 429 or 5xx), instead of failing
+	 * @param trustClassesWhenUnavailable whether a kind with a model class (fabric8's, or
+	 * a declared {@code type}) is resolved from its class when discovery fails for a
+	 * reason that may pass (the server is unreachable, or answers 429 or 5xx), instead of
+	 * failing
 	 */
 	public ResourceKindResolver(KubernetesClient client, String configSource, @Nullable ClassLoader classLoader,
 			boolean trustClassesWhenUnavailable) {
@@ -101,8 +103,8 @@ public class ResourceKindResolver {
 		return create(declaration, type, resource.getName(), namespaced);
 	}
 
-	private static <T extends HasMetadata> InformerDefinition<T> create(InformerDeclaration declaration,
-			Class<T> type, String plural, boolean namespaced) {
+	private static <T extends HasMetadata> InformerDefinition<T> create(InformerDeclaration declaration, Class<T> type,
+			String plural, boolean namespaced) {
 		return new InformerDefinition<>(declaration, type, plural, namespaced);
 	}
 
@@ -160,8 +162,10 @@ public class ResourceKindResolver {
 			return fromClass(declaration, type);
 		}
 		if (resources.getResources().isEmpty() && type != GenericKubernetesResource.class) {
-			// A real API server answers 404 for a group version it does not serve; an empty
-			// list comes from servers without discovery (fabric8's mock): trust the class.
+			// A real API server answers 404 for a group version it does not serve; an
+			// empty
+			// list comes from servers without discovery (fabric8's mock): trust the
+			// class.
 			return fromClass(declaration, type);
 		}
 		List<APIResource> kinds = resources.getResources()
@@ -274,8 +278,9 @@ public class ResourceKindResolver {
 							+ "discovery is normally allowed to every authenticated user.",
 					ex);
 		}
-		return new InformerStartupException("API discovery of " + groupVersion + " failed at the Kubernetes "
-				+ this.configSource + ": HTTP " + code + " " + KubernetesErrors.message(ex),
+		return new InformerStartupException(
+				"API discovery of " + groupVersion + " failed at the Kubernetes " + this.configSource + ": HTTP " + code
+						+ " " + KubernetesErrors.message(ex),
 				"Check the API server's health (kubectl get --raw /readyz).", ex);
 	}
 

@@ -19,9 +19,10 @@ public interface RetryPolicy {
 	boolean shouldRetry(boolean started, Throwable ex);
 
 	/**
-	 * Retry everything after the first sync. Before it, give up on a request the API server
-	 * rejects as malformed (HTTP 400, for example a field it cannot select by), which no
-	 * retry can fix, and on credentials or RBAC errors when {@code failOnForbidden} is set.
+	 * Retry everything after the first sync. Before it, give up on a request the API
+	 * server rejects as malformed (HTTP 400, for example a field it cannot select by),
+	 * which no retry can fix, and on credentials or RBAC errors when
+	 * {@code failOnForbidden} is set.
 	 * @param failOnForbidden whether 401 and 403 on the first list fail the start
 	 * @return the policy
 	 */

@@ -12,20 +12,20 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.InformerState;
 
 /**
- * Samples every informer's watches on one daemon thread: whether each watch is open and the
- * last resourceVersion it has seen. fabric8 signals neither a watch it closes to rotate it
- * nor a lost connection it retries, so sampling is what turns them into
- * {@link InformerState#RECONNECTING}, a reconnect count and a "not watching since" time that
- * health can give grace to, and what finds the watches that keep failing or stalled, which
- * their {@link ResourceInformer} then replaces (see {@link RecoveryOptions}). Started and
- * stopped by {@link InformerLifecycle}.
+ * Samples every informer's watches on one daemon thread: whether each watch is open and
+ * the last resourceVersion it has seen. fabric8 signals neither a watch it closes to
+ * rotate it nor a lost connection it retries, so sampling is what turns them into
+ * {@link InformerState#RECONNECTING}, a reconnect count and a "not watching since" time
+ * that health can give grace to, and what finds the watches that keep failing or stalled,
+ * which their {@link ResourceInformer} then replaces (see {@link RecoveryOptions}).
+ * Started and stopped by {@link InformerLifecycle}.
  */
 public final class WatchMonitor {
 
 	/**
-	 * The default sampling period: often enough to see a watch that a failing server keeps
-	 * closing within a second, cheap enough for hundreds of informers (a few volatile reads
-	 * each).
+	 * The default sampling period: often enough to see a watch that a failing server
+	 * keeps closing within a second, cheap enough for hundreds of informers (a few
+	 * volatile reads each).
 	 */
 	public static final Duration DEFAULT_PERIOD = Duration.ofMillis(250);
 

@@ -9,7 +9,8 @@ import dev.informer.InformerState;
 /**
  * The {@link InformerState} of one watch and since when it holds. A stopped watch stays
  * stopped until {@link #restart restarted}; a transition to the current state is none.
- * Guarded by the {@link WatchStatus} in front of it, which fires the changes outside its lock.
+ * Guarded by the {@link WatchStatus} in front of it, which fires the changes outside its
+ * lock.
  */
 final class WatchStateMachine {
 

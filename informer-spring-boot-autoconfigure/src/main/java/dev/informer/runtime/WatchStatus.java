@@ -19,16 +19,17 @@ import dev.informer.watch.WatchSnapshot;
  * Records what one watch (one fabric8 informer: a namespace of an informer, or all of it)
  * does, from fabric8's callbacks and from samples of the watch connection
  * ({@link WatchMonitor}), into its {@link WatchStateMachine state}, {@link WatchCounters
- * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles resync
- * cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data. Longer than
- * most classes because each thing that happens to a watch (list started or completed, watch
- * sampled, error, event, restart) is recorded here under one lock, into all of its parts.
+ * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles
+ * resync cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data.
+ * Longer than most classes because each thing that happens to a watch (list started or
+ * completed, watch sampled, error, event, restart) is recorded here under one lock, into
+ * all of its parts.
  * <p>
- * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
- * closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
+ * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when
+ * it closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
  * {@link #getNotWatchingSince()} are as fresh as the last sample
- * ({@link WatchMonitor#DEFAULT_PERIOD}), and a loss shorter than the sampling period may go
- * uncounted in {@link #getReconnects()}.
+ * ({@link WatchMonitor#DEFAULT_PERIOD}), and a loss shorter than the sampling period may
+ * go uncounted in {@link #getReconnects()}.
  */
 public final class WatchStatus implements Watch {
 
@@ -99,13 +100,12 @@ public final class WatchStatus implements Watch {
 		Instant now = this.clock.instant();
 		Live live = this.live;
 		Instant syncedAt = this.syncedAt;
-		return new WatchSnapshot(now, this.namespace, this.state.state(), this.state.since(), syncedAt,
-				this.watching, live.isOpen(), this.notWatchingSince, live.cacheSize(), live.backlog(),
-				live.lastResourceVersion(), this.lastEventAt, getLastActivityAt(), this.lastList,
-				this.counters.lists(), this.counters.listTotalTime(), this.lastError,
-				this.counters.consecutiveFailures(), this.counters.reconnects(), this.counters.relists(),
-				this.counters.events(), this.counters.listenerFailures(), this.resyncs.snapshot(syncedAt),
-				this.availability.snapshot());
+		return new WatchSnapshot(now, this.namespace, this.state.state(), this.state.since(), syncedAt, this.watching,
+				live.isOpen(), this.notWatchingSince, live.cacheSize(), live.backlog(), live.lastResourceVersion(),
+				this.lastEventAt, getLastActivityAt(), this.lastList, this.counters.lists(),
+				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
+				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
+				this.counters.listenerFailures(), this.resyncs.snapshot(syncedAt), this.availability.snapshot());
 	}
 
 	// the values the runtime reads often, without a snapshot
@@ -163,7 +163,8 @@ public final class WatchStatus implements Watch {
 				RelistReason trigger = this.nextListTrigger;
 				this.listTrigger = trigger;
 				this.counters.relisted(trigger);
-				// only relists fabric8 started by itself; manual ones and replacements are ours
+				// only relists fabric8 started by itself; manual ones and replacements
+				// are ours
 				if (trigger.isByFabric8()) {
 					this.availability.relistedByFabric8(now);
 				}

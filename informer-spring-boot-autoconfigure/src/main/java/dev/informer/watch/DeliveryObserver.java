@@ -27,8 +27,7 @@ public interface DeliveryObserver {
 	 * @param duration how long the listeners took, together
 	 * @param failedListeners how many listeners threw
 	 */
-	void delivered(String informer, @Nullable String namespace, EventType type, Duration duration,
-			int failedListeners);
+	void delivered(String informer, @Nullable String namespace, EventType type, Duration duration, int failedListeners);
 
 	/**
 	 * Return an observer that tells this one, then the other.

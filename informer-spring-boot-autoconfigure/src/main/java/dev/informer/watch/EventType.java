@@ -16,7 +16,8 @@ public enum EventType {
 	ADDED("added"),
 
 	/**
-	 * A resource changed: {@link dev.informer.event.ResourceUpdatedEvent} that is not a resync.
+	 * A resource changed: {@link dev.informer.event.ResourceUpdatedEvent} that is not a
+	 * resync.
 	 */
 	UPDATED("updated"),
 

@@ -37,8 +37,8 @@ public final class KubernetesErrors {
 	}
 
 	/**
-	 * Return the HTTP status code behind an exception, or 0 if there is none (for example a
-	 * connection failure).
+	 * Return the HTTP status code behind an exception, or 0 if there is none (for example
+	 * a connection failure).
 	 * @param ex the exception
 	 * @return the HTTP status code or 0
 	 */
@@ -58,8 +58,8 @@ public final class KubernetesErrors {
 	}
 
 	/**
-	 * Return the API server's reason for an error ({@code Forbidden}, {@code Expired}...),
-	 * or a short classification when there is none.
+	 * Return the API server's reason for an error ({@code Forbidden},
+	 * {@code Expired}...), or a short classification when there is none.
 	 * @param ex the exception
 	 * @return the reason
 	 */
@@ -115,11 +115,12 @@ public final class KubernetesErrors {
 	}
 
 	/**
-	 * Return a one-line message for an exception, without stack, safe to log and to show in
-	 * health: never the content of a watch event. fabric8 quotes the raw event in the
+	 * Return a one-line message for an exception, without stack, safe to log and to show
+	 * in health: never the content of a watch event. fabric8 quotes the raw event in the
 	 * message of the {@link WatcherException} it closes a watch with when it cannot read
-	 * an event, and Jackson quotes the value it could not read; either may be Secret data.
-	 * Such failures are described by exception type, JSON path and expected type only.
+	 * an event, and Jackson quotes the value it could not read; either may be Secret
+	 * data. Such failures are described by exception type, JSON path and expected type
+	 * only.
 	 * @param ex the exception
 	 * @return the message
 	 */

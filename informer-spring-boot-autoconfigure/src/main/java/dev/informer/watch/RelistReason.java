@@ -53,8 +53,8 @@ public enum RelistReason {
 	}
 
 	/**
-	 * Return the value used in metric tags, in the {@code informers} endpoint and in state
-	 * change causes, for example {@code 410}.
+	 * Return the value used in metric tags, in the {@code informers} endpoint and in
+	 * state change causes, for example {@code 410}.
 	 * @return the tag value
 	 */
 	public String tagValue() {

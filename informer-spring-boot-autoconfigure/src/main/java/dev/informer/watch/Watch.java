@@ -16,11 +16,11 @@ import dev.informer.InformerState;
  * holds resource data. Longer than most types only because it has one documented shortcut
  * per value of {@link WatchSnapshot}.
  * <p>
- * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when it
- * closes a watch to rotate it (see {@link WatchHealthPolicy}) or loses the connection, so
- * {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last sample of
- * the runtime's watch monitor, and a loss shorter than the sampling period may go uncounted
- * in {@link #getReconnects()}. {@link #isOpen()} asks fabric8 now.
+ * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when
+ * it closes a watch to rotate it (see {@link WatchHealthPolicy}) or loses the connection,
+ * so {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last
+ * sample of the runtime's watch monitor, and a loss shorter than the sampling period may
+ * go uncounted in {@link #getReconnects()}. {@link #isOpen()} asks fabric8 now.
  */
 public interface Watch {
 
@@ -85,8 +85,9 @@ public interface Watch {
 	}
 
 	/**
-	 * Return since when the watch has been known not to be open: since the end of the last
-	 * list (the watch opens right after it), or since a sample or an error found it lost.
+	 * Return since when the watch has been known not to be open: since the end of the
+	 * last list (the watch opens right after it), or since a sample or an error found it
+	 * lost.
 	 * @return the time, or {@code null} while watching (or before the first list)
 	 */
 	default @Nullable Instant getNotWatchingSince() {
@@ -102,8 +103,8 @@ public interface Watch {
 	}
 
 	/**
-	 * Return how many changes this watch has applied to its cache but not yet delivered to
-	 * listeners: a backlog that grows when listeners are slower than the changes.
+	 * Return how many changes this watch has applied to its cache but not yet delivered
+	 * to listeners: a backlog that grows when listeners are slower than the changes.
 	 * @return the number of undelivered changes
 	 */
 	default long getBacklog() {
@@ -177,8 +178,8 @@ public interface Watch {
 	}
 
 	/**
-	 * Return how often the watch was lost after the informer had synced. A loss counts once
-	 * however many attempts the reconnect takes.
+	 * Return how often the watch was lost after the informer had synced. A loss counts
+	 * once however many attempts the reconnect takes.
 	 * @return the reconnect count
 	 */
 	default long getReconnects() {
@@ -186,8 +187,8 @@ public interface Watch {
 	}
 
 	/**
-	 * Return the relists after the initial list, by the {@link RelistReason#tagValue() tag
-	 * value} of their reason, sorted.
+	 * Return the relists after the initial list, by the {@link RelistReason#tagValue()
+	 * tag value} of their reason, sorted.
 	 * @return relist counts by reason
 	 */
 	default Map<String, Long> getRelists() {
@@ -254,8 +255,8 @@ public interface Watch {
 	}
 
 	/**
-	 * Return the time spent in all resync cycles, each measured from its first to its last
-	 * resync event.
+	 * Return the time spent in all resync cycles, each measured from its first to its
+	 * last resync event.
 	 * @return the total resync time
 	 */
 	default Duration getResyncTotalTime() {
@@ -282,7 +283,8 @@ public interface Watch {
 	/**
 	 * Return when the next resync is due: a period after the last cycle started, or after
 	 * the sync before the first cycle.
-	 * @return the time or {@code null} when resync is disabled or the watch has not synced
+	 * @return the time or {@code null} when resync is disabled or the watch has not
+	 * synced
 	 */
 	default @Nullable Instant getNextResyncAt() {
 		return snapshot().resync().nextDueAt();

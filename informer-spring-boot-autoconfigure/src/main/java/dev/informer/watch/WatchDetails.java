@@ -11,9 +11,9 @@ import dev.informer.Informer;
 import dev.informer.InformerDeclaration;
 
 /**
- * Describes one watch for health details and the {@code informers} actuator endpoint: state,
- * progress, counters and the last error, with times as ISO-8601 strings. Never any resource
- * data.
+ * Describes one watch for health details and the {@code informers} actuator endpoint:
+ * state, progress, counters and the last error, with times as ISO-8601 strings. Never any
+ * resource data.
  */
 public final class WatchDetails {
 
@@ -92,8 +92,8 @@ public final class WatchDetails {
 	 * Return the namespace to show for a watch.
 	 * @param informer the informer
 	 * @param snapshot a snapshot of one of its watches
-	 * @return the namespace, {@value #ALL_NAMESPACES} for all namespaces, {@code null} for a
-	 * cluster-scoped kind
+	 * @return the namespace, {@value #ALL_NAMESPACES} for all namespaces, {@code null}
+	 * for a cluster-scoped kind
 	 */
 	public static @Nullable String namespace(Informer<?> informer, WatchSnapshot snapshot) {
 		if (snapshot.namespace() != null) {

@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
  * The health of one watch, as {@link WatchHealthPolicy} judges it.
  *
  * @param level the level
- * @param reason why it is not plainly up, for example {@code Forbidden}; {@code null} when
- * synced and watching
+ * @param reason why it is not plainly up, for example {@code Forbidden}; {@code null}
+ * when synced and watching
  */
 public record WatchHealth(Level level, @Nullable String reason) {
 
@@ -33,8 +33,8 @@ public record WatchHealth(Level level, @Nullable String reason) {
 		OUT_OF_SERVICE,
 
 		/**
-		 * Failed, not synced after the startup timeout, or without a watch for longer than
-		 * the grace period.
+		 * Failed, not synced after the startup timeout, or without a watch for longer
+		 * than the grace period.
 		 */
 		DOWN
 

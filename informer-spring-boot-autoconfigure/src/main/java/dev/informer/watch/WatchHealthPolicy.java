@@ -11,19 +11,19 @@ import dev.informer.InformerState;
 /**
  * Judges the health of one watch from a {@link WatchSnapshot snapshot} of it.
  * <ul>
- * <li>{@code UP} when synced and watching, and while the watch has been lost for no longer
- * than the grace period: fabric8 closes every watch after 5 to 10 minutes and reconnects in
- * about a second, and after a failure retries with a backoff that doubles from 1 s to 32 s,
- * so brief gaps are routine and must not flap health (nor readiness, which would take the
- * pod out of its Service).</li>
- * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when the
- * informer gave up ({@link InformerState#FAILED}), when it has not synced within the
+ * <li>{@code UP} when synced and watching, and while the watch has been lost for no
+ * longer than the grace period: fabric8 closes every watch after 5 to 10 minutes and
+ * reconnects in about a second, and after a failure retries with a backoff that doubles
+ * from 1 s to 32 s, so brief gaps are routine and must not flap health (nor readiness,
+ * which would take the pod out of its Service).</li>
+ * <li>{@code DOWN} when the watch has been lost for longer than the grace period, when
+ * the informer gave up ({@link InformerState#FAILED}), when it has not synced within the
  * startup timeout, or when the watch keeps failing ({@code WatchFlapping}, as
- * {@link WatchSnapshot.Availability#isFlapping} defines it for recovery too): open less than
- * {@link #FLAPPING_MIN_AVAILABILITY half} of the availability window, and lost at least three
- * times within the grace period, or relisted by fabric8 that often. Recovery judges the same
- * rule over its availability window instead of the grace period, so it replaces such a
- * watch before health reports it down.</li>
+ * {@link WatchSnapshot.Availability#isFlapping} defines it for recovery too): open less
+ * than {@link #FLAPPING_MIN_AVAILABILITY half} of the availability window, and lost at
+ * least three times within the grace period, or relisted by fabric8 that often. Recovery
+ * judges the same rule over its availability window instead of the grace period, so it
+ * replaces such a watch before health reports it down.</li>
  * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
  * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
  * </ul>
@@ -33,9 +33,9 @@ import dev.informer.InformerState;
 public final class WatchHealthPolicy {
 
 	/**
-	 * The default grace period for a lost watch: 90 s. Longer than fabric8's longest backoff
-	 * (32 s) plus the reconnect and a relist of a large collection, shorter than a typical
-	 * readiness failure budget of a few minutes.
+	 * The default grace period for a lost watch: 90 s. Longer than fabric8's longest
+	 * backoff (32 s) plus the reconnect and a relist of a large collection, shorter than
+	 * a typical readiness failure budget of a few minutes.
 	 */
 	public static final Duration DEFAULT_WATCH_LOSS_GRACE = Duration.ofSeconds(90);
 
@@ -117,7 +117,8 @@ public final class WatchHealthPolicy {
 		}
 		Instant since = snapshot.notWatchingSince();
 		if (since == null) {
-			// the monitor has not sampled since the watch was lost: the loss has only just begun
+			// the monitor has not sampled since the watch was lost: the loss has only
+			// just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;

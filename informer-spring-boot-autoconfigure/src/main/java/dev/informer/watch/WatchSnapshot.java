@@ -11,8 +11,8 @@ import dev.informer.InformerState;
 
 /**
  * What one watch had done and held at one moment, immutable: what health, metrics and the
- * {@code informers} endpoint read. Taken with {@link Watch#snapshot()}; never holds resource
- * data.
+ * {@code informers} endpoint read. Taken with {@link Watch#snapshot()}; never holds
+ * resource data.
  *
  * @param takenAt when the snapshot was taken
  * @param namespace the namespace, {@code null} for all namespaces or cluster scope
@@ -21,13 +21,14 @@ import dev.informer.InformerState;
  * @param syncedAt when the initial list had been delivered, {@code null} before
  * @param watching whether the watch was open when last sampled
  * @param open whether fabric8's watch was open when the snapshot was taken
- * @param notWatchingSince since when the watch has been known not to be open, {@code null}
- * while watching (or before the first list)
+ * @param notWatchingSince since when the watch has been known not to be open,
+ * {@code null} while watching (or before the first list)
  * @param cacheSize the objects cached
  * @param backlog the changes cached but not yet delivered to listeners
  * @param lastResourceVersion the last resourceVersion seen (event, bookmark or list)
  * @param lastEventAt when the last event was delivered
- * @param lastActivityAt the later of the last event and the last change of resourceVersion
+ * @param lastActivityAt the later of the last event and the last change of
+ * resourceVersion
  * @param lastList the last completed list
  * @param listCount the completed lists, the initial one included
  * @param listTotalTime the time spent in all completed lists
@@ -83,8 +84,8 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Informe
 	}
 
 	/**
-	 * Return whether the watch keeps failing, as {@link Availability#isFlapping} judges it
-	 * at {@link #takenAt()}.
+	 * Return whether the watch keeps failing, as {@link Availability#isFlapping} judges
+	 * it at {@link #takenAt()}.
 	 * @param minAvailability the share of time the watch must be open
 	 * @param window the window, ending when the snapshot was taken
 	 * @return whether the watch is flapping
@@ -98,12 +99,13 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Informe
 	 *
 	 * @param period the resync period, zero when resync is disabled
 	 * @param cycles the number of cycles
-	 * @param totalTime the time spent in all cycles, each from its first to its last event
+	 * @param totalTime the time spent in all cycles, each from its first to its last
+	 * event
 	 * @param lastAt when the last resync event was delivered
-	 * @param lastDuration how long the last (or current) cycle took, {@code null} before the
-	 * first
-	 * @param nextDueAt when the next cycle is due, {@code null} when resync is disabled or the
-	 * watch has not synced
+	 * @param lastDuration how long the last (or current) cycle took, {@code null} before
+	 * the first
+	 * @param nextDueAt when the next cycle is due, {@code null} when resync is disabled
+	 * or the watch has not synced
 	 */
 	public record Resync(Duration period, long cycles, Duration totalTime, @Nullable Instant lastAt,
 			@Nullable Duration lastDuration, @Nullable Instant nextDueAt) {

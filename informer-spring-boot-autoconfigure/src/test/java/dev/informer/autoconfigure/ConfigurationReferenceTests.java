@@ -22,10 +22,10 @@ import org.springframework.beans.BeanUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code docs/configuration.md} lists exactly the properties of the generated configuration
- * metadata, with the same type, default and description, and every property of an
- * informer declaration ({@link InformerProperties.Resource}, a map value the metadata does
- * not describe) with its type.
+ * {@code docs/configuration.md} lists exactly the properties of the generated
+ * configuration metadata, with the same type, default and description, and every property
+ * of an informer declaration ({@link InformerProperties.Resource}, a map value the
+ * metadata does not describe) with its type.
  */
 class ConfigurationReferenceTests {
 
@@ -33,8 +33,8 @@ class ConfigurationReferenceTests {
 
 	private static final Path REFERENCE = Path.of("../docs/configuration.md");
 
-	private static final Pattern ROW = Pattern
-		.compile("^\\| `([^`]+)` \\| `([^`]+)` \\| (`[^`]*`|-) \\| (.+) \\|$", Pattern.MULTILINE);
+	private static final Pattern ROW = Pattern.compile("^\\| `([^`]+)` \\| `([^`]+)` \\| (`[^`]*`|-) \\| (.+) \\|$",
+			Pattern.MULTILINE);
 
 	private static final String RESOURCE = "informer.resources.<name>.";
 

@@ -35,15 +35,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Health, readiness, Prometheus metrics and the {@code informers} endpoint over HTTP, with an
- * informer watching the mock API server.
+ * Health, readiness, Prometheus metrics and the {@code informers} endpoint over HTTP,
+ * with an informer watching the mock API server.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=obs",
 				"management.endpoints.web.exposure.include=health,prometheus,informers",
-				"management.endpoint.informers.access=unrestricted",
-				"management.endpoint.health.show-details=always" })
+				"management.endpoint.informers.access=unrestricted", "management.endpoint.health.show-details=always" })
 @AutoConfigureRestTestClient
 @DirtiesContext
 class InformerActuatorTests {
@@ -146,7 +145,11 @@ class InformerActuatorTests {
 	}
 
 	private EntityExchangeResult<String> post(String path, String json) {
-		return this.rest.post().uri(path).contentType(MediaType.APPLICATION_JSON).body(json).exchange()
+		return this.rest.post()
+			.uri(path)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(json)
+			.exchange()
 			.returnResult(String.class);
 	}
 
@@ -160,8 +163,10 @@ class InformerActuatorTests {
 			ConfigMap secretLike = TestResources.configMap("obs", "a", "secret-value");
 			mock.client().configMaps().resource(secretLike).create();
 			ConfigMap last = mock.client().configMaps().resource(TestResources.configMap("obs", "b", "x")).create();
-			// the watch is an expectation rather than a CRUD watch: the mock stalls for 10 s when
-			// a client closes a CRUD watch, which a relist does; it stays open until the end
+			// the watch is an expectation rather than a CRUD watch: the mock stalls for
+			// 10 s when
+			// a client closes a CRUD watch, which a relist does; it stays open until the
+			// end
 			mock.server()
 				.expect()
 				.get()

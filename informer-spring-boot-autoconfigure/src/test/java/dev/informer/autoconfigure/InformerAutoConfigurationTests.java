@@ -38,8 +38,8 @@ import dev.informer.test.TestResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Binding, back-off and every bad declaration, each failing startup with a message that names
- * the property, the value and the fix.
+ * Binding, back-off and every bad declaration, each failing startup with a message that
+ * names the property, the value and the fix.
  */
 class InformerAutoConfigurationTests {
 
@@ -65,11 +65,10 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void withoutDeclarationsNoInformerRunsAndNoServerIsAsked() {
-		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(DefaultInformerRegistry.class).names()).isEmpty();
-			});
+		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(DefaultInformerRegistry.class).names()).isEmpty();
+		});
 	}
 
 	@Test
@@ -82,9 +81,8 @@ class InformerAutoConfigurationTests {
 					"informer.resources.configmaps.label-selector=app in (web,api),!legacy",
 					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt",
 					"informer.resources.nodes.api-version=v1", "informer.resources.nodes.kind=Node",
-					"informer.resources.nodes.strip-managed-fields=false",
-					"informer.resources.off.api-version=v1", "informer.resources.off.kind=Secret",
-					"informer.resources.off.enabled=false")
+					"informer.resources.nodes.strip-managed-fields=false", "informer.resources.off.api-version=v1",
+					"informer.resources.off.kind=Secret", "informer.resources.off.enabled=false")
 			.run((context) -> {
 				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 				assertThat(registry.names()).containsExactly("configmaps", "nodes");
@@ -131,8 +129,7 @@ class InformerAutoConfigurationTests {
 			.withPropertyValues(configMap("connection-details"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasBean(InformerAutoConfiguration.CLIENT_BEAN_NAME);
-				assertThat(context.getBean(KubernetesClient.class).getMasterUrl())
-					.isEqualTo(client.getMasterUrl());
+				assertThat(context.getBean(KubernetesClient.class).getMasterUrl()).isEqualTo(client.getMasterUrl());
 				assertThat(context.getBean(DefaultInformerRegistry.class)
 					.cache("configmaps", ConfigMap.class)
 					.get("connection-details", "seen")).isPresent();
@@ -157,8 +154,9 @@ class InformerAutoConfigurationTests {
 	void customizersSeeEachInformerBeforeItStarts() {
 		client.configMaps().resource(TestResources.configMap("customized", "cm", Map.of("big", "x"), "v")).create();
 		this.runner.withBean(RecordingListener.class)
-			.withBean(InformerCustomizer.class, () -> (spec) -> spec.as(ConfigMap.class)
-				.addTransform((cm) -> cm.getMetadata().setLabels(Map.of("transformed", spec.getName()))))
+			.withBean(InformerCustomizer.class,
+					() -> (spec) -> spec.as(ConfigMap.class)
+						.addTransform((cm) -> cm.getMetadata().setLabels(Map.of("transformed", spec.getName()))))
 			.withPropertyValues(configMap("customized"))
 			.run((context) -> {
 				ConfigMap cached = context.getBean(DefaultInformerRegistry.class)
@@ -177,7 +175,8 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void malformedApiVersion() {
-		assertInvalid(new String[] { "informer.resources.cm.api-version=apps/v1/x", "informer.resources.cm.kind=ConfigMap" },
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=apps/v1/x", "informer.resources.cm.kind=ConfigMap" },
 				"informer.resources.cm.api-version", "apps/v1/x", "'group/version'");
 	}
 
@@ -207,9 +206,10 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void negativePageSize() {
-		assertInvalid(new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
-				"informer.resources.cm.list-page-size=-1" }, "informer.resources.cm.list-page-size", "-1",
-				"positive page size");
+		assertInvalid(
+				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
+						"informer.resources.cm.list-page-size=-1" },
+				"informer.resources.cm.list-page-size", "-1", "positive page size");
 	}
 
 	@Test
@@ -240,17 +240,16 @@ class InformerAutoConfigurationTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "informer.reliability.replace-stalled-after",
-			"informer.reliability.watch-availability-window", "informer.reliability.backoff-initial-interval",
-			"informer.reliability.backoff-max-interval" })
+	@ValueSource(
+			strings = { "informer.reliability.replace-stalled-after", "informer.reliability.watch-availability-window",
+					"informer.reliability.backoff-initial-interval", "informer.reliability.backoff-max-interval" })
 	void reliabilityDurationsNotPositive(String property) {
 		assertInvalidProperty(property, "0s", "positive duration");
 	}
 
 	@Test
 	void backoffMaxIntervalBelowTheInitialInterval() {
-		this.runner
-			.withPropertyValues(configMap("backoff-order"))
+		this.runner.withPropertyValues(configMap("backoff-order"))
 			.withPropertyValues("informer.reliability.backoff-initial-interval=10s",
 					"informer.reliability.backoff-max-interval=5s")
 			.run((context) -> assertThat(invalidProperty(context))
@@ -271,29 +270,33 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void kindNotServedNamesWhatIsServed() {
-		assertInvalid(new String[] { "informer.resources.w.api-version=example.com/v1", "informer.resources.w.kind=Wodget" },
+		assertInvalid(
+				new String[] { "informer.resources.w.api-version=example.com/v1", "informer.resources.w.kind=Wodget" },
 				"informer.resources.w.", "not served", "install its CustomResourceDefinition");
 	}
 
 	@Test
 	void namespacesOnAClusterScopedKind() {
-		assertInvalid(new String[] { "informer.resources.ns.api-version=v1", "informer.resources.ns.kind=Namespace",
-				"informer.resources.ns.namespaces=default" }, "informer.resources.ns.namespaces", "cluster-scoped",
-				"Remove 'namespaces'");
+		assertInvalid(
+				new String[] { "informer.resources.ns.api-version=v1", "informer.resources.ns.kind=Namespace",
+						"informer.resources.ns.namespaces=default" },
+				"informer.resources.ns.namespaces", "cluster-scoped", "Remove 'namespaces'");
 	}
 
 	@Test
 	void typeNotFound() {
-		assertInvalid(new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
-				"informer.resources.g.type=com.acme.Missing" }, "informer.resources.g.type", "com.acme.Missing",
-				"fully qualified class name");
+		assertInvalid(
+				new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
+						"informer.resources.g.type=com.acme.Missing" },
+				"informer.resources.g.type", "com.acme.Missing", "fully qualified class name");
 	}
 
 	@Test
 	void typeNotHasMetadata() {
-		assertInvalid(new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
-				"informer.resources.g.type=java.lang.String" }, "informer.resources.g.type", "java.lang.String",
-				"CustomResource subclass");
+		assertInvalid(
+				new String[] { "informer.resources.g.api-version=example.com/v1", "informer.resources.g.kind=Gadget",
+						"informer.resources.g.type=java.lang.String" },
+				"informer.resources.g.type", "java.lang.String", "CustomResource subclass");
 	}
 
 	@Test
@@ -302,7 +305,8 @@ class InformerAutoConfigurationTests {
 			.withPropertyValues(configMap("any"))
 			.run((context) -> {
 				FailureAnalysis analysis = startupFailure(context);
-				assertThat(analysis.getDescription()).contains("Cannot reach the Kubernetes API server https://127.0.0.1:1")
+				assertThat(analysis.getDescription())
+					.contains("Cannot reach the Kubernetes API server https://127.0.0.1:1")
 					.contains("application's KubernetesClient bean");
 				assertThat(analysis.getAction()).contains("kubectl config current-context");
 			});
@@ -315,13 +319,15 @@ class InformerAutoConfigurationTests {
 			.withPath("/api/v1/namespaces/forbidden/configmaps?resourceVersion=0")
 			.andReturn(403, new io.fabric8.kubernetes.api.model.StatusBuilder().withCode(403)
 				.withReason("Forbidden")
-				.withMessage("configmaps is forbidden: User \"app\" cannot list resource \"configmaps\" in API group \"\" "
-						+ "in the namespace \"forbidden\"")
+				.withMessage(
+						"configmaps is forbidden: User \"app\" cannot list resource \"configmaps\" in API group \"\" "
+								+ "in the namespace \"forbidden\"")
 				.build())
 			.once();
 		this.runner.withPropertyValues(configMap("forbidden")).run((context) -> {
 			FailureAnalysis analysis = startupFailure(context);
-			assertThat(analysis.getDescription()).contains("'configmaps' is forbidden to list configmaps in namespace forbidden")
+			assertThat(analysis.getDescription())
+				.contains("'configmaps' is forbidden to list configmaps in namespace forbidden")
 				.contains("403");
 			assertThat(analysis.getAction()).contains("Role (namespace forbidden)")
 				.contains("resources: [\"configmaps\"]")
@@ -347,8 +353,8 @@ class InformerAutoConfigurationTests {
 			.run((context) -> {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
 				assertThat(ex.getName()).isEqualTo(property);
-				assertThat(ex.getValue()).hasToString(value.matches("-?[0-9]+") ? value
-						: DurationStyle.detectAndParse(value).toString());
+				assertThat(ex.getValue())
+					.hasToString(value.matches("-?[0-9]+") ? value : DurationStyle.detectAndParse(value).toString());
 				assertThat(ex.getReason()).contains(fix);
 			});
 	}
@@ -373,14 +379,17 @@ class InformerAutoConfigurationTests {
 	}
 
 	private static KubernetesClient unreachableClient() {
-		return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
-			.withRequestRetryBackoffLimit(0)
-			.withConnectionTimeout(1000)
-			.build()).build();
+		return new KubernetesClientBuilder()
+			.withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
+				.withRequestRetryBackoffLimit(0)
+				.withConnectionTimeout(1000)
+				.build())
+			.build();
 	}
 
 	private static String[] configMap(String namespace) {
-		return new String[] { "informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+		return new String[] { "informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + namespace };
 	}
 

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A context stopped and started again (as {@code context.stop()} then {@code start()}, or a
- * checkpoint and restore, do): the informers start afresh, sync again and deliver again.
+ * A context stopped and started again (as {@code context.stop()} then {@code start()}, or
+ * a checkpoint and restore, do): the informers start afresh, sync again and deliver
+ * again.
  */
 class InformerLifecycleRestartTests {
 
@@ -49,8 +50,7 @@ class InformerLifecycleRestartTests {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 			application.stop();
-			assertThat(registry.informer("configmaps").getWatches().get(0).getState())
-				.isEqualTo(InformerState.STOPPED);
+			assertThat(registry.informer("configmaps").getWatches().get(0).getState()).isEqualTo(InformerState.STOPPED);
 			create("while-stopped");
 			listener.clear();
 			application.start();
@@ -67,7 +67,8 @@ class InformerLifecycleRestartTests {
 	}
 
 	private void create(String name) {
-		// the mock may stall while a watch closes, and fabric8 retry the create: take the retry's
+		// the mock may stall while a watch closes, and fabric8 retry the create: take the
+		// retry's
 		// conflict for the create it is
 		this.mock.client()
 			.configMaps()

@@ -40,8 +40,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * End-to-end through a real list and watch against fabric8's mock API server in CRUD mode.
- * Each test uses its own namespaces, as the server is shared.
+ * End-to-end through a real list and watch against fabric8's mock API server in CRUD
+ * mode. Each test uses its own namespaces, as the server is shared.
  */
 class InformerMockServerTests {
 
@@ -68,8 +68,16 @@ class InformerMockServerTests {
 	@BeforeAll
 	static void installCrds() {
 		startServer();
-		client.apiextensions().v1().customResourceDefinitions().resource(TestResources.crd("widgets", "Widget")).create();
-		client.apiextensions().v1().customResourceDefinitions().resource(TestResources.crd("gadgets", "Gadget")).create();
+		client.apiextensions()
+			.v1()
+			.customResourceDefinitions()
+			.resource(TestResources.crd("widgets", "Widget"))
+			.create();
+		client.apiextensions()
+			.v1()
+			.customResourceDefinitions()
+			.resource(TestResources.crd("gadgets", "Gadget"))
+			.create();
 	}
 
 	@Test
@@ -81,7 +89,8 @@ class InformerMockServerTests {
 			// startup waited for sync: no await needed
 			List<ApplicationEvent> events = context.getBean(RecordingListener.class).events();
 			assertThat(events).hasSize(4);
-			assertThat(events.subList(0, 3)).allSatisfy((event) -> assertThat(event).isInstanceOf(ResourceAddedEvent.class));
+			assertThat(events.subList(0, 3))
+				.allSatisfy((event) -> assertThat(event).isInstanceOf(ResourceAddedEvent.class));
 			assertThat(events.subList(0, 3)).extracting((event) -> ((ResourceEvent<?>) event).getName())
 				.containsExactlyInAnyOrder("cm-0", "cm-1", "cm-2");
 			assertThat(events.get(3)).isInstanceOfSatisfying(InformerSyncedEvent.class, (synced) -> {
@@ -124,8 +133,9 @@ class InformerMockServerTests {
 	@Test
 	void typedListenersOnlyReceiveTheirKind() {
 		this.runner.withBean(TypedListeners.class)
-			.withPropertyValues(configMaps("typed")).withPropertyValues("informer.resources.secrets.api-version=v1",
-					"informer.resources.secrets.kind=Secret", "informer.resources.secrets.namespaces=typed")
+			.withPropertyValues(configMaps("typed"))
+			.withPropertyValues("informer.resources.secrets.api-version=v1", "informer.resources.secrets.kind=Secret",
+					"informer.resources.secrets.namespaces=typed")
 			.run((context) -> {
 				TypedListeners listeners = context.getBean(TypedListeners.class);
 				client.configMaps().resource(TestResources.configMap("typed", "cm", "x")).create();
@@ -143,7 +153,9 @@ class InformerMockServerTests {
 				ResourceEvent<?> secretEvent = context.getBean(RecordingListener.class)
 					.events(ResourceAddedEvent.class, (event) -> "secrets".equals(event.getInformerName()))
 					.get(0);
-				assertThat(secretEvent.toString()).contains("typed/s").doesNotContain("hunter2").doesNotContain("aHVudGVyMg");
+				assertThat(secretEvent.toString()).contains("typed/s")
+					.doesNotContain("hunter2")
+					.doesNotContain("aHVudGVyMg");
 			});
 	}
 
@@ -171,7 +183,8 @@ class InformerMockServerTests {
 	void typedCustomResourcesAreDeserializedIntoTheirClass() {
 		this.runner.withBean(GadgetListener.class)
 			.withPropertyValues("informer.resources.gadgets.api-version=example.com/v1",
-					"informer.resources.gadgets.kind=Gadget", "informer.resources.gadgets.type=" + Gadget.class.getName(),
+					"informer.resources.gadgets.kind=Gadget",
+					"informer.resources.gadgets.type=" + Gadget.class.getName(),
 					"informer.resources.gadgets.namespaces=typed-crd")
 			.run((context) -> {
 				GadgetListener listener = context.getBean(GadgetListener.class);
@@ -194,7 +207,8 @@ class InformerMockServerTests {
 			client.configMaps().resource(TestResources.configMap("ns-c", "ignored", "x")).create();
 			client.configMaps().resource(TestResources.configMap("ns-b", "after", "x")).create();
 			await().until(() -> listener.events(ResourceAddedEvent.class).size() == 2);
-			ResourceCache<ConfigMap> cache = context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class);
+			ResourceCache<ConfigMap> cache = context.getBean(DefaultInformerRegistry.class)
+				.cache("configmaps", ConfigMap.class);
 			assertThat(cache.size()).isEqualTo(2);
 			assertThat(cache.list("ns-a")).extracting((cm) -> cm.getMetadata().getName()).containsExactly("before");
 			assertThat(cache.list("ns-b")).extracting((cm) -> cm.getMetadata().getName()).containsExactly("after");
@@ -208,15 +222,22 @@ class InformerMockServerTests {
 
 	@Test
 	void labelSelectorIsAppliedByTheServer() {
-		// the mock evaluates equality selectors only; set-based ones are proven on the real server
-		this.runner
-			.withPropertyValues(configMaps("labels")).withPropertyValues("informer.resources.configmaps.label-selector=app=web")
+		// the mock evaluates equality selectors only; set-based ones are proven on the
+		// real server
+		this.runner.withPropertyValues(configMaps("labels"))
+			.withPropertyValues("informer.resources.configmaps.label-selector=app=web")
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				client.configMaps().resource(TestResources.configMap("labels", "db", Map.of("app", "db"), "x")).create();
-				client.configMaps().resource(TestResources.configMap("labels", "web", Map.of("app", "web"), "x")).create();
+				client.configMaps()
+					.resource(TestResources.configMap("labels", "db", Map.of("app", "db"), "x"))
+					.create();
+				client.configMaps()
+					.resource(TestResources.configMap("labels", "web", Map.of("app", "web"), "x"))
+					.create();
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() >= 1);
-				client.configMaps().resource(TestResources.configMap("labels", "web2", Map.of("app", "web"), "x")).create();
+				client.configMaps()
+					.resource(TestResources.configMap("labels", "web2", Map.of("app", "web"), "x"))
+					.create();
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() >= 2);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactly("web", "web2");
@@ -240,12 +261,16 @@ class InformerMockServerTests {
 	void lambdaListenersOfOtherEventTypesAreNotCountedAsFailures() {
 		List<ContextClosedEvent> closed = new CopyOnWriteArrayList<>();
 		this.runner.withPropertyValues(configMaps("lambda"))
-			.withInitializer((context) -> context.addApplicationListener((ContextClosedEvent event) -> closed.add(event)))
+			.withInitializer(
+					(context) -> context.addApplicationListener((ContextClosedEvent event) -> closed.add(event)))
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				client.configMaps().resource(TestResources.configMap("lambda", "cm", "x")).create();
 				await().until(() -> listener.events(ResourceAddedEvent.class).size() == 1);
-				assertThat(context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0)
+				assertThat(context.getBean(DefaultInformerRegistry.class)
+					.informer("configmaps")
+					.getWatches()
+					.get(0)
 					.getListenerFailures()).isZero();
 			});
 		assertThat(closed).hasSize(1);
@@ -255,13 +280,17 @@ class InformerMockServerTests {
 	void managedFieldsAreStrippedByDefaultAndKeptOnRequest() {
 		ConfigMap withManagedFields = TestResources.configMap("managed", "cm", "x");
 		withManagedFields.getMetadata()
-			.setManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply").build()));
+			.setManagedFields(
+					List.of(new ManagedFieldsEntryBuilder().withManager("kubectl").withOperation("Apply").build()));
 		client.configMaps().resource(withManagedFields).create();
 		this.runner.withPropertyValues(configMaps("managed")).run((context) -> {
-			ResourceAddedEvent<?> added = context.getBean(RecordingListener.class).events(ResourceAddedEvent.class).get(0);
+			ResourceAddedEvent<?> added = context.getBean(RecordingListener.class)
+				.events(ResourceAddedEvent.class)
+				.get(0);
 			assertThat(added.getResource().getMetadata().getManagedFields()).isNullOrEmpty();
 		});
-		this.runner.withPropertyValues(configMaps("managed")).withPropertyValues("informer.resources.configmaps.strip-managed-fields=false")
+		this.runner.withPropertyValues(configMaps("managed"))
+			.withPropertyValues("informer.resources.configmaps.strip-managed-fields=false")
 			.run((context) -> {
 				ResourceAddedEvent<?> added = context.getBean(RecordingListener.class)
 					.events(ResourceAddedEvent.class)
@@ -299,7 +328,8 @@ class InformerMockServerTests {
 	}
 
 	private static String[] configMaps(String namespaces) {
-		return new String[] { "informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+		return new String[] { "informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + namespaces };
 	}
 

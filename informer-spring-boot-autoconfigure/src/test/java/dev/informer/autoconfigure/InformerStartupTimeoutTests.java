@@ -15,8 +15,8 @@ import dev.informer.test.MockApiServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An API server that keeps failing the initial list: startup waits up to the timeout, then
- * fails naming the informer and its last error, or starts anyway when told to.
+ * An API server that keeps failing the initial list: startup waits up to the timeout,
+ * then fails naming the informer and its last error, or starts anyway when told to.
  */
 class InformerStartupTimeoutTests {
 
@@ -34,7 +34,8 @@ class InformerStartupTimeoutTests {
 			.expect()
 			.get()
 			.withPath("/api/v1/namespaces/broken/configmaps?resourceVersion=0")
-			.andReturn(500, new StatusBuilder().withCode(500).withReason("InternalError").withMessage("etcd is sad").build())
+			.andReturn(500,
+					new StatusBuilder().withCode(500).withReason("InternalError").withMessage("etcd is sad").build())
 			.always();
 	}
 

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README and the documentation it links to back their claims with test names, and link to
- * each other. Every test class and method they name exists, so a renamed or deleted test cannot
- * leave a claim unbacked, and every relative link points to a file (and heading) that exists.
+ * The README and the documentation it links to back their claims with test names, and
+ * link to each other. Every test class and method they name exists, so a renamed or
+ * deleted test cannot leave a claim unbacked, and every relative link points to a file
+ * (and heading) that exists.
  */
 class ReadmeTests {
 
@@ -86,8 +87,7 @@ class ReadmeTests {
 		int declaration = readme.indexOf("```yaml");
 		int listener = readme.indexOf("@EventListener\n");
 		assertThat(readme.indexOf("./mvnw -B verify")).as("the test command").isPositive().isLessThan(declaration);
-		assertThat(readme.substring(0, listener).lines().count()).as("lines before the first listener")
-			.isLessThan(60);
+		assertThat(readme.substring(0, listener).lines().count()).as("lines before the first listener").isLessThan(60);
 	}
 
 	private static List<Path> documents() {
@@ -103,8 +103,9 @@ class ReadmeTests {
 	}
 
 	/**
-	 * The anchors GitHub derives from the headings of a Markdown file: lower case, punctuation
-	 * other than {@code -} and {@code _} removed, blanks turned into {@code -}.
+	 * The anchors GitHub derives from the headings of a Markdown file: lower case,
+	 * punctuation other than {@code -} and {@code _} removed, blanks turned into
+	 * {@code -}.
 	 */
 	private static List<String> anchors(Path file) {
 		List<String> anchors = new ArrayList<>();

@@ -27,7 +27,8 @@ class InformersEndpointTests {
 
 	private final ResourceInformer<ConfigMap> informer = TestWatches.configMaps(this.clock, "team-a", "team-b");
 
-	private final InformersEndpoint endpoint = new InformersEndpoint(new DefaultInformerRegistry(List.of(this.informer)),
+	private final InformersEndpoint endpoint = new InformersEndpoint(
+			new DefaultInformerRegistry(List.of(this.informer)),
 			new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock);
 
 	@Test
@@ -45,8 +46,8 @@ class InformersEndpointTests {
 		assertThat(descriptor.declaration()).containsEntry("kind", "ConfigMap")
 			.containsEntry("namespaces", List.of("team-a", "team-b"))
 			.containsEntry("type", ConfigMap.class.getName());
-		assertThat(descriptor.watches()).extracting((watch) -> watch.get("namespace") + " " + watch.get("status")
-				+ " " + watch.get("reason"))
+		assertThat(descriptor.watches())
+			.extracting((watch) -> watch.get("namespace") + " " + watch.get("status") + " " + watch.get("reason"))
 			.containsExactly("team-a UP null", "team-b DOWN Forbidden");
 		assertThat(this.endpoint.informers().informers()).containsOnlyKeys("configmaps");
 	}

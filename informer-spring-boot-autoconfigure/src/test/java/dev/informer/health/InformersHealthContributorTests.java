@@ -57,8 +57,8 @@ class InformersHealthContributorTests {
 			.containsEntry("listenerFailures", 0L)
 			.containsEntry("lastEventAt", "2026-01-01T00:00:00Z")
 			.doesNotContainKeys("reason", "lastError", "notWatchingSince", "lastResync");
-		assertThat(health.getDetails().get("lastList")).isEqualTo(Map.of("startedAt", "2026-01-01T00:00:00Z",
-				"duration", "PT0S", "items", 3, "trigger", "initial"));
+		assertThat(health.getDetails().get("lastList")).isEqualTo(
+				Map.of("startedAt", "2026-01-01T00:00:00Z", "duration", "PT0S", "items", 3, "trigger", "initial"));
 		assertThat(health.getDetails().keySet()).allMatch((key) -> !key.contains("data") && !key.contains("spec"));
 	}
 

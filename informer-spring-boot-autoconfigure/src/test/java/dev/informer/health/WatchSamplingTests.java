@@ -33,8 +33,9 @@ import static org.awaitility.Awaitility.await;
  * endpoint read each status as last sampled. Had a probe sampled, each of an informer's
  * namespace indicators would sample every namespace (n² samples per probe), and each of
  * those samples would count in the availability window that judges flapping. The informer
- * watches 50 namespaces of a mock server and no monitor runs, so that any sample a probe took
- * would show: the list ends with the watch not yet seen open, and only a sample sees it open.
+ * watches 50 namespaces of a mock server and no monitor runs, so that any sample a probe
+ * took would show: the list ends with the watch not yet seen open, and only a sample sees
+ * it open.
  */
 class WatchSamplingTests {
 
@@ -66,8 +67,7 @@ class WatchSamplingTests {
 
 	@Test
 	void healthProbesTakeNoSampleAndTheMonitorDoes() {
-		InformersHealthContributor contributor = new InformersHealthContributor(this.registry, this.policy,
-				this.clock);
+		InformersHealthContributor contributor = new InformersHealthContributor(this.registry, this.policy, this.clock);
 		CompositeHealthContributor namespaces = (CompositeHealthContributor) contributor.getContributor("configmaps");
 		// enough probes to fill every availability window, had each indicator sampled all
 		// namespaces
@@ -102,11 +102,7 @@ class WatchSamplingTests {
 
 	// a sample is the only way a status learns that the watch opened after the list
 	private List<String> sampledNamespaces() {
-		return this.informer.getWatches()
-			.stream()
-			.filter(Watch::isWatching)
-			.map(Watch::getNamespace)
-			.toList();
+		return this.informer.getWatches().stream().filter(Watch::isWatching).map(Watch::getNamespace).toList();
 	}
 
 	private static List<Health> probe(CompositeHealthContributor namespaces) {

@@ -28,17 +28,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Bookmarks on a real API server: a watch on a namespace where nothing changes still learns
- * how far the cluster has moved, so a reconnect resumes from a recent resourceVersion instead
- * of one that may have been compacted away (which would cost a relist).
+ * Bookmarks on a real API server: a watch on a namespace where nothing changes still
+ * learns how far the cluster has moved, so a reconnect resumes from a recent
+ * resourceVersion instead of one that may have been compacted away (which would cost a
+ * relist).
  * <p>
- * fabric8's informer asks for bookmarks ({@code allowWatchBookmarks=true}) and its BOOKMARK
- * handling only moves {@code lastSyncResourceVersion}. The API server's watch cache sends
- * each such watch a bookmark about a minute after it starts and every minute after that (and
- * two seconds before the watch's timeout, which fabric8 sets to ten minutes), carrying the
- * newest resourceVersion the cache has reached for the resource, whichever namespace moved
- * it. So this test needs a little over a minute. (resourceVersions are opaque to clients; the
- * test compares them as numbers because it knows the server is backed by etcd.)
+ * fabric8's informer asks for bookmarks ({@code allowWatchBookmarks=true}) and its
+ * BOOKMARK handling only moves {@code lastSyncResourceVersion}. The API server's watch
+ * cache sends each such watch a bookmark about a minute after it starts and every minute
+ * after that (and two seconds before the watch's timeout, which fabric8 sets to ten
+ * minutes), carrying the newest resourceVersion the cache has reached for the resource,
+ * whichever namespace moved it. So this test needs a little over a minute.
+ * (resourceVersions are opaque to clients; the test compares them as numbers because it
+ * knows the server is backed by etcd.)
  */
 class InformerBookmarkIT {
 
@@ -68,8 +70,7 @@ class InformerBookmarkIT {
 	@Timeout(value = 150, unit = TimeUnit.SECONDS)
 	void aQuietWatchAdvancesOnBookmarksAndResumesFromThem() throws Exception {
 		try (TcpProxy proxy = server.newProxy();
-				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(server.adminConfigThrough(proxy))
+				KubernetesClient proxied = new KubernetesClientBuilder().withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -77,8 +78,8 @@ class InformerBookmarkIT {
 				Watch status = informer.getWatches().get(0);
 				await().until(() -> status.isOpen());
 				long listed = version(status.getLastResourceVersion());
-				ApiRequest watch = await().until(() -> server.requests("watch", "configmaps", NAMESPACE),
-						(requests) -> !requests.isEmpty())
+				ApiRequest watch = await()
+					.until(() -> server.requests("watch", "configmaps", NAMESPACE), (requests) -> !requests.isEmpty())
 					.get(0);
 				assertThat(watch.parameter("allowWatchBookmarks")).isEqualTo("true");
 				assertThat(watch.parameter("resourceVersion")).isEqualTo(Long.toString(listed));
@@ -89,7 +90,8 @@ class InformerBookmarkIT {
 				long elsewhere = version(
 						admin.configMaps().resource(TestResources.configMap(ELSEWHERE, "elsewhere", "1")).create());
 				assertThat(elsewhere).isGreaterThan(listed);
-				// a bookmark carries the newest version the server's watch cache has reached,
+				// a bookmark carries the newest version the server's watch cache has
+				// reached,
 				// usually later than this change; one sent before it would not reach it
 				await().atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(500))
@@ -118,7 +120,8 @@ class InformerBookmarkIT {
 		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NAMESPACE);
+					"informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=" + NAMESPACE);
 	}
 
 	private static long version(HasMetadata resource) {

@@ -33,14 +33,16 @@ import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A resourceVersion compacted away while the informer was disconnected, on a real API server
- * and etcd: the resumed watch gets 410 Gone, and one relist delivers exactly the differences.
+ * A resourceVersion compacted away while the informer was disconnected, on a real API
+ * server and etcd: the resumed watch gets 410 Gone, and one relist delivers exactly the
+ * differences.
  * <p>
  * The server is a dedicated one, started without the watch cache, so that watches read
- * etcd's history (which compaction removes) rather than the cache's window, and compacting
- * every two seconds rather than every five minutes. Its compactor compacts, on each tick, up
- * to the revision it saw on the previous tick (and writes a key, so the revision moves even
- * when nothing else does): a version is gone a few seconds after a later write.
+ * etcd's history (which compaction removes) rather than the cache's window, and
+ * compacting every two seconds rather than every five minutes. Its compactor compacts, on
+ * each tick, up to the revision it saw on the previous tick (and writes a key, so the
+ * revision moves even when nothing else does): a version is gone a few seconds after a
+ * later write.
  */
 class InformerCompactionIT {
 
@@ -73,8 +75,7 @@ class InformerCompactionIT {
 			admin.configMaps().resource(TestResources.configMap(NAMESPACE, name, "1")).create();
 		}
 		try (TcpProxy proxy = server.newProxy();
-				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(server.adminConfigThrough(proxy))
+				KubernetesClient proxied = new KubernetesClientBuilder().withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -84,18 +85,21 @@ class InformerCompactionIT {
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
 				await().until(() -> status.isOpen());
 				String listed = status.getLastResourceVersion();
-				// fabric8 treats a watch that ends within 2 s of opening without having received a
-				// message as 410 Gone and relists at once, without trying to resume; one event
-				// through this watch first makes the cut a plain connection loss, so that the
-				// resume is tried and answered 410 by the server, whenever the cut happens
+				// fabric8 treats a watch that ends within 2 s of opening without having
+				// received a
+				// message as 410 Gone and relists at once, without trying to resume; one
+				// event
+				// through this watch first makes the cut a plain connection loss, so that
+				// the
+				// resume is tried and answered 410 by the server, whenever the cut
+				// happens
 				String resumeFrom = admin.configMaps()
 					.resource(TestResources.configMap(NAMESPACE, "warm", "1"))
 					.create()
 					.getMetadata()
 					.getResourceVersion();
-				await().until(() -> listener.resourceEvents()
-					.stream()
-					.anyMatch((event) -> "warm".equals(event.getName())));
+				await().until(
+						() -> listener.resourceEvents().stream().anyMatch((event) -> "warm".equals(event.getName())));
 				listener.clear();
 
 				proxy.cut();
@@ -108,9 +112,9 @@ class InformerCompactionIT {
 				await().atMost(Duration.ofSeconds(30)).until(() -> isCompacted(resumeFrom));
 				proxy.restore();
 
-				await().atMost(Duration.ofSeconds(60))
-					.until(() -> status.getRelistCount() > 0 && status.isOpen());
-				// one informer's notifications are delivered in order: once this one arrives,
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.getRelistCount() > 0 && status.isOpen());
+				// one informer's notifications are delivered in order: once this one
+				// arrives,
 				// everything the relist queued has been delivered
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "sentinel", "1")).create();
 				await().until(() -> listener.resourceEvents()
@@ -133,8 +137,10 @@ class InformerCompactionIT {
 				assertThat(status.getRelists()).containsExactly(entry(RelistReason.GONE.tagValue(), 1L));
 				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 
-				// as the server saw it: a watch from the listed version, resumed after the cut from
-				// the last event's version (answered 410), a second list, and a watch from that
+				// as the server saw it: a watch from the listed version, resumed after
+				// the cut from
+				// the last event's version (answered 410), a second list, and a watch
+				// from that
 				// list's version
 				List<String> watchedFrom = server.requests("watch", "configmaps", NAMESPACE)
 					.stream()
@@ -154,9 +160,9 @@ class InformerCompactionIT {
 
 	/**
 	 * Whether the server answers a watch from the given version with 410 Gone, as it will
-	 * answer the informer's: etcd has compacted past it. Compaction is global, so the probe
-	 * watches another namespace (where nothing happens: an answer other than 410 is silence)
-	 * and stays out of the requests this test counts.
+	 * answer the informer's: etcd has compacted past it. Compaction is global, so the
+	 * probe watches another namespace (where nothing happens: an answer other than 410 is
+	 * silence) and stays out of the requests this test counts.
 	 */
 	private static boolean isCompacted(String resourceVersion) throws Exception {
 		CompletableFuture<Boolean> gone = new CompletableFuture<>();
@@ -188,7 +194,8 @@ class InformerCompactionIT {
 		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NAMESPACE);
+					"informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=" + NAMESPACE);
 	}
 
 }

@@ -29,8 +29,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Outages on a real API server (fault matrix rows 10 and 14): health goes down after the
- * grace period and comes back by itself, with no event storm on recovery. The grace period is
- * shortened to keep the tests short; the behaviour is the same with the 90 s default.
+ * grace period and comes back by itself, with no event storm on recovery. The grace
+ * period is shortened to keep the tests short; the behaviour is the same with the 90 s
+ * default.
  */
 class InformerOutageIT {
 
@@ -60,8 +61,7 @@ class InformerOutageIT {
 			admin.configMaps().resource(TestResources.configMap("it-outage", "cm-" + i, "1")).create();
 		}
 		try (TcpProxy proxy = server.newProxy();
-				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(server.adminConfigThrough(proxy))
+				KubernetesClient proxied = new KubernetesClientBuilder().withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			runner(proxied, "it-outage").run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
@@ -76,15 +76,16 @@ class InformerOutageIT {
 				});
 				WatchHealthPolicy health = new WatchHealthPolicy(GRACE, Duration.ofSeconds(60));
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.DOWN);
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now())
+						.level() == WatchHealth.Level.DOWN);
 				assertThat(health.evaluate(informer, status.snapshot(), Instant.now()).reason()).isEqualTo("WatchLost");
 				proxy.restore();
 				await().atMost(Duration.ofSeconds(60))
-					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP
-							&& !listener.resourceEvents().isEmpty());
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now())
+						.level() == WatchHealth.Level.UP && !listener.resourceEvents().isEmpty());
 				// 20 cached objects, one changed: one event, not a storm
-				assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
-						+ event.getName())
+				assertThat(listener.resourceEvents())
+					.extracting((event) -> event.getClass().getSimpleName() + " " + event.getName())
 					.containsExactly("ResourceUpdatedEvent cm-3");
 			});
 		}
@@ -104,11 +105,13 @@ class InformerOutageIT {
 				await().until(() -> status.isWatching());
 				List<ResourceEvent<?>> before = new ArrayList<>(listener.resourceEvents());
 				admin.rbac().roleBindings().inNamespace("it-revoke").withName("carol-configmap-reader").delete();
-				// an established watch keeps streaming; access is checked again when it reconnects
+				// an established watch keeps streaming; access is checked again when it
+				// reconnects
 				proxy.cut();
 				proxy.restore();
 				WatchHealthPolicy health = new WatchHealthPolicy(GRACE, Duration.ofSeconds(60));
-				// fabric8 retries the watch without saying why it fails; replacing the stalled
+				// fabric8 retries the watch without saying why it fails; replacing the
+				// stalled
 				// informer lists, and the list's 403 names the cause
 				await().atMost(Duration.ofSeconds(60)).until(() -> {
 					WatchHealth watchHealth = health.evaluate(informer, status.snapshot(), Instant.now());
@@ -117,7 +120,8 @@ class InformerOutageIT {
 				assertThat(status.getLastError().httpCode()).isEqualTo(403);
 				TestResources.grantConfigMapAccess(admin, "carol", "it-revoke");
 				await().atMost(Duration.ofSeconds(90))
-					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now()).level() == WatchHealth.Level.UP);
+					.until(() -> health.evaluate(informer, status.snapshot(), Instant.now())
+						.level() == WatchHealth.Level.UP);
 				// nothing changed while access was revoked: nothing to deliver
 				assertThat(listener.resourceEvents()).isEqualTo(before);
 			});

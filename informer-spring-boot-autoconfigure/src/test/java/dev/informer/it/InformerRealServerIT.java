@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The starter against a real kube-apiserver and etcd: the semantics the mock server does not
- * have (server-side selectors, paging, resume from a resourceVersion, RBAC, CRD discovery).
+ * The starter against a real kube-apiserver and etcd: the semantics the mock server does
+ * not have (server-side selectors, paging, resume from a resourceVersion, RBAC, CRD
+ * discovery).
  */
 class InformerRealServerIT {
 
@@ -57,8 +58,7 @@ class InformerRealServerIT {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return InformerContexts.runner(() -> client)
-			.withBean(RecordingListener.class);
+		return InformerContexts.runner(() -> client).withBean(RecordingListener.class);
 	}
 
 	@Test
@@ -75,8 +75,7 @@ class InformerRealServerIT {
 			});
 			admin.configMaps().inNamespace("it-b").withName("app").delete();
 			admin.configMaps().inNamespace("it-a").withName("existing").delete();
-			await().atMost(Duration.ofSeconds(30))
-				.until(() -> listener.events(ResourceDeletedEvent.class).size() == 2);
+			await().atMost(Duration.ofSeconds(30)).until(() -> listener.events(ResourceDeletedEvent.class).size() == 2);
 			List<ResourceEvent<?>> app = listener.resourceEvents()
 				.stream()
 				.filter((event) -> "app".equals(event.getName()))
@@ -88,7 +87,8 @@ class InformerRealServerIT {
 			assertThat(((ConfigMap) updated.getOldResource()).getData()).containsEntry("value", "1");
 			assertThat(((ConfigMap) updated.getResource()).getData()).containsEntry("value", "2");
 			assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch((event) -> event.isFinalStateUnknown());
-			assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isZero();
+			assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size())
+				.isZero();
 		});
 	}
 
@@ -132,15 +132,22 @@ class InformerRealServerIT {
 					"informer.resources.configmaps.field-selector=metadata.name!=skip-me,metadata.name!=kube-root-ca.crt")
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				// objects outside the selectors are written first: had they passed, they would
+				// objects outside the selectors are written first: had they passed, they
+				// would
 				// have arrived before the ones that do
 				admin.configMaps().resource(TestResources.configMap("it-sel", "db", Map.of("app", "db"), "x")).create();
 				admin.configMaps()
 					.resource(TestResources.configMap("it-sel", "old", Map.of("app", "web", "legacy", "y"), "x"))
 					.create();
-				admin.configMaps().resource(TestResources.configMap("it-sel", "skip-me", Map.of("app", "web"), "x")).create();
-				admin.configMaps().resource(TestResources.configMap("it-sel", "web", Map.of("app", "web"), "x")).create();
-				admin.configMaps().resource(TestResources.configMap("it-sel", "api", Map.of("app", "api"), "x")).create();
+				admin.configMaps()
+					.resource(TestResources.configMap("it-sel", "skip-me", Map.of("app", "web"), "x"))
+					.create();
+				admin.configMaps()
+					.resource(TestResources.configMap("it-sel", "web", Map.of("app", "web"), "x"))
+					.create();
+				admin.configMaps()
+					.resource(TestResources.configMap("it-sel", "api", Map.of("app", "api"), "x"))
+					.create();
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> listener.events(ResourceAddedEvent.class).size() >= 2);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
@@ -167,8 +174,7 @@ class InformerRealServerIT {
 	@Test
 	void aCutConnectionResumesFromTheLastResourceVersionWithoutRelisting() throws Exception {
 		try (TcpProxy proxy = server.newProxy();
-				KubernetesClient proxied = new KubernetesClientBuilder()
-					.withConfig(server.adminConfigThrough(proxy))
+				KubernetesClient proxied = new KubernetesClientBuilder().withConfig(server.adminConfigThrough(proxy))
 					.build()) {
 			admin.configMaps().resource(TestResources.configMap("it-cut", "kept", "1")).create();
 			admin.configMaps().resource(TestResources.configMap("it-cut", "doomed", "1")).create();
@@ -177,11 +183,18 @@ class InformerRealServerIT {
 				.withPropertyValues("informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt")
 				.run((context) -> {
 					RecordingListener listener = context.getBean(RecordingListener.class);
-					Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
-					await().until(() -> context.getBean(DefaultInformerRegistry.class).informer("configmaps").isWatching());
-					// fabric8 treats a watch that ends within 2 s of opening without having received a
-					// message as 410 Gone and relists (its workaround for proxies that close instead
-					// of answering 410); one event through this watch first makes the cut a plain
+					Watch status = context.getBean(DefaultInformerRegistry.class)
+						.informer("configmaps")
+						.getWatches()
+						.get(0);
+					await().until(
+							() -> context.getBean(DefaultInformerRegistry.class).informer("configmaps").isWatching());
+					// fabric8 treats a watch that ends within 2 s of opening without
+					// having received a
+					// message as 410 Gone and relists (its workaround for proxies that
+					// close instead
+					// of answering 410); one event through this watch first makes the cut
+					// a plain
 					// connection loss, whenever it happens
 					admin.configMaps().resource(TestResources.configMap("it-cut", "warm", "1")).create();
 					await().atMost(Duration.ofSeconds(30))
@@ -198,12 +211,13 @@ class InformerRealServerIT {
 					admin.configMaps().resource(TestResources.configMap("it-cut", "born", "1")).create();
 					proxy.restore();
 					await().atMost(Duration.ofSeconds(60)).until(() -> listener.resourceEvents().size() >= 3);
-					assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
-							+ event.getName())
+					assertThat(listener.resourceEvents())
+						.extracting((event) -> event.getClass().getSimpleName() + " " + event.getName())
 						.containsExactly("ResourceUpdatedEvent kept", "ResourceDeletedEvent doomed",
 								"ResourceAddedEvent born");
 					// replayed by the watch, not discovered by a relist
-					assertThat(listener.events(ResourceDeletedEvent.class)).noneMatch((event) -> event.isFinalStateUnknown());
+					assertThat(listener.events(ResourceDeletedEvent.class))
+						.noneMatch((event) -> event.isFinalStateUnknown());
 					assertThat(status.getRelistCount()).isZero();
 				});
 		}
@@ -221,7 +235,10 @@ class InformerRealServerIT {
 						"informer.startup.wait-for-sync=false")
 				.run((context) -> {
 					RecordingListener listener = context.getBean(RecordingListener.class);
-					Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+					Watch status = context.getBean(DefaultInformerRegistry.class)
+						.informer("configmaps")
+						.getWatches()
+						.get(0);
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> status.getLastError() != null && status.getLastError().httpCode() == 403);
 					assertThat(status.getLastError().reason()).isEqualTo("Forbidden");
@@ -243,13 +260,15 @@ class InformerRealServerIT {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause()
 					.hasMessageContaining("cannot list resource \"configmaps\"");
-				assertThat(context.getStartupFailure()).hasStackTraceContaining("forbidden to list configmaps in namespace it-rbac");
+				assertThat(context.getStartupFailure())
+					.hasStackTraceContaining("forbidden to list configmaps in namespace it-rbac");
 			});
 		}
 	}
 
 	private static String[] configMaps(String namespaces) {
-		return new String[] { "informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+		return new String[] { "informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=" + namespaces,
 				"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt" };
 	}

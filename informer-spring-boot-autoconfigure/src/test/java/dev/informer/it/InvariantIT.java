@@ -21,10 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The delivery invariant on the real API server: random changes interleaved with dropped
- * connections (the watch resumes from its resourceVersion), relists, and bursts of changes
- * ending in deletes followed by a relist, delivered to a slow and variable listener so that
- * the drops and relists happen while changes are queued behind it. Override the seed with
- * {@code -Dinformer.invariant.seed=N}; a failure prints it.
+ * connections (the watch resumes from its resourceVersion), relists, and bursts of
+ * changes ending in deletes followed by a relist, delivered to a slow and variable
+ * listener so that the drops and relists happen while changes are queued behind it.
+ * Override the seed with {@code -Dinformer.invariant.seed=N}; a failure prints it.
  */
 class InvariantIT {
 
@@ -61,7 +61,8 @@ class InvariantIT {
 								registry.informer("configmaps").relist();
 							}
 							else {
-								// deletes queued behind the listener when the relist reads what it saw
+								// deletes queued behind the listener when the relist
+								// reads what it saw
 								changes.burst(20);
 								registry.informer("configmaps").relist();
 							}

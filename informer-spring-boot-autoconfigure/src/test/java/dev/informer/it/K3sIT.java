@@ -24,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The core scenarios against a k3s cluster, for machines with Docker. Disabled (reported as
- * skipped) where no Docker engine runs.
+ * The core scenarios against a k3s cluster, for machines with Docker. Disabled (reported
+ * as skipped) where no Docker engine runs.
  */
 @Testcontainers(disabledWithoutDocker = true)
 class K3sIT {
@@ -59,8 +59,12 @@ class K3sIT {
 					"informer.resources.widgets.api-version=example.com/v1", "informer.resources.widgets.kind=Widget")
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				client.configMaps().resource(TestResources.configMap("k3s-it", "db", Map.of("app", "db"), "x")).create();
-				client.configMaps().resource(TestResources.configMap("k3s-it", "web", Map.of("app", "web"), "x")).create();
+				client.configMaps()
+					.resource(TestResources.configMap("k3s-it", "db", Map.of("app", "db"), "x"))
+					.create();
+				client.configMaps()
+					.resource(TestResources.configMap("k3s-it", "web", Map.of("app", "web"), "x"))
+					.create();
 				client.genericKubernetesResources("example.com/v1", "Widget")
 					.resource(TestResources.widget("k3s-it", "w", "green"))
 					.create();

@@ -33,14 +33,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An informer over a large collection recovers from a control-plane outage longer than
- * {@code informer.reliability.replace-stalled-after} (issue 10, point 1): 10,000 ConfigMaps
- * of 2 KB, the kube-apiserver killed for longer than that, then started again on the same
- * port against the same etcd. A replacement of the stalled informer must be given the time
- * its list takes; retiring it while it lists replaces it again and again, and nothing is
- * delivered any more.
+ * {@code informer.reliability.replace-stalled-after} (issue 10, point 1): 10,000
+ * ConfigMaps of 2 KB, the kube-apiserver killed for longer than that, then started again
+ * on the same port against the same etcd. A replacement of the stalled informer must be
+ * given the time its list takes; retiring it while it lists replaces it again and again,
+ * and nothing is delivered any more.
  * <p>
- * The number of objects can be lowered with {@code -Dinformer.long-outage.objects=N} to try
- * the test quickly; the point shows only when a list takes longer than a watch sample.
+ * The number of objects can be lowered with {@code -Dinformer.long-outage.objects=N} to
+ * try the test quickly; the point shows only when a list takes longer than a watch
+ * sample.
  */
 class LongOutageIT {
 
@@ -86,7 +87,8 @@ class LongOutageIT {
 				InvariantListener listener = context.getBean(InvariantListener.class);
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 				Watch status = informer.getWatches().get(0);
-				// listing 10,000 objects to compare is costly: wait until they have arrived first
+				// listing 10,000 objects to compare is costly: wait until they have
+				// arrived first
 				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
 						Duration.ofSeconds(60));
@@ -95,16 +97,16 @@ class LongOutageIT {
 
 				long killedAt = System.nanoTime();
 				server.killApiServer();
-				// the outage lasts longer than replace-stalled-after; the watch is lost meanwhile
-				await().pollDelay(OUTAGE)
-					.atMost(OUTAGE.plusSeconds(60))
-					.until(() -> !status.isOpen());
+				// the outage lasts longer than replace-stalled-after; the watch is lost
+				// meanwhile
+				await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(60)).until(() -> !status.isOpen());
 				server.restartApiServer();
 				long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
 				long stalledAtRestart = status.getRelistCount(RelistReason.STALLED);
-				System.out.printf("LongOutageIT: list of %d objects took %d ms; outage %d ms; "
-						+ "stalled replacements during the outage: %d%n", OBJECTS, listMillis, outageMillis,
-						stalledAtRestart);
+				System.out.printf(
+						"LongOutageIT: list of %d objects took %d ms; outage %d ms; "
+								+ "stalled replacements during the outage: %d%n",
+						OBJECTS, listMillis, outageMillis, stalledAtRestart);
 
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "obj-after-restart", "1")).create();
 				String key = NAMESPACE + "/obj-after-restart";
@@ -117,7 +119,8 @@ class LongOutageIT {
 					.untilAsserted(() -> assertThat(status.isOpen())
 						.as(() -> "the informer watches again (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
-				// recovered for good: it keeps watching for longer than replace-stalled-after
+				// recovered for good: it keeps watching for longer than
+				// replace-stalled-after
 				await().during(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
 					.until(() -> status.isOpen());
@@ -132,9 +135,8 @@ class LongOutageIT {
 
 	private static String describe(Watch status, long stalledAtRestart) {
 		return "stalled replacements since the restart: "
-				+ (status.getRelistCount(RelistReason.STALLED) - stalledAtRestart) + ", relists "
-				+ status.getRelists() + ", last list " + status.getLastList() + ", last error "
-				+ status.getLastError();
+				+ (status.getRelistCount(RelistReason.STALLED) - stalledAtRestart) + ", relists " + status.getRelists()
+				+ ", last list " + status.getLastList() + ", last error " + status.getLastError();
 	}
 
 	/**

@@ -32,11 +32,11 @@ import org.springframework.util.FileSystemUtils;
  * {@code io.fabric8:kube-api-test} in offline mode from binaries that
  * {@code scripts/envtest.sh} builds from pinned Go modules.
  * <p>
- * Tests that need other server flags start a dedicated server with {@link #startDedicated};
- * tests that restart the kube-apiserver (same port, same etcd) start one with
- * {@link #startRestartable}.
- * Every server keeps an audit log of the list and watch requests clients make
- * ({@link #requests}), so tests can check the parameters a client sent.
+ * Tests that need other server flags start a dedicated server with
+ * {@link #startDedicated}; tests that restart the kube-apiserver (same port, same etcd)
+ * start one with {@link #startRestartable}. Every server keeps an audit log of the list
+ * and watch requests clients make ({@link #requests}), so tests can check the parameters
+ * a client sent.
  * <p>
  * Without binaries the tests are skipped with instructions, unless
  * {@code INFORMER_REQUIRE_APISERVER=true} (set by CI), which makes absence a failure.
@@ -46,8 +46,9 @@ public final class RealApiServer implements AutoCloseable {
 	private static final String REQUIRE = "INFORMER_REQUIRE_APISERVER";
 
 	/**
-	 * Records the list and watch requests of clients, not those of the server's own loopback
-	 * client: a line when the response starts (watches only) and one when it completes.
+	 * Records the list and watch requests of clients, not those of the server's own
+	 * loopback client: a line when the response starts (watches only) and one when it
+	 * completes.
 	 */
 	private static final String AUDIT_POLICY = """
 			apiVersion: audit.k8s.io/v1
@@ -104,10 +105,10 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a server of its own, for tests that need flags the shared one must not have (for
-	 * example {@code --watch-cache=false}); {@link #close()} stops it. It shares the
-	 * certificates of the shared server and picks its own random ports, so both can run at
-	 * once.
+	 * Start a server of its own, for tests that need flags the shared one must not have
+	 * (for example {@code --watch-cache=false}); {@link #close()} stops it. It shares the
+	 * certificates of the shared server and picks its own random ports, so both can run
+	 * at once.
 	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
 	 * @return the started server
 	 */
@@ -119,8 +120,8 @@ public final class RealApiServer implements AutoCloseable {
 
 	/**
 	 * Start a server of its own whose kube-apiserver process can be killed
-	 * ({@link #killApiServer()}) and started again ({@link #restartApiServer()}) on the same
-	 * port against the same etcd data, as clients see a control-plane restart.
+	 * ({@link #killApiServer()}) and started again ({@link #restartApiServer()}) on the
+	 * same port against the same etcd data, as clients see a control-plane restart.
 	 * {@link #close()} stops it.
 	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
 	 * @return the started server
@@ -195,7 +196,8 @@ public final class RealApiServer implements AutoCloseable {
 
 	static Path binaryRoot() {
 		String dir = System.getenv("KUBEAPITEST_DIR");
-		return (dir != null && !dir.isBlank()) ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".kubeapitest");
+		return (dir != null && !dir.isBlank()) ? Path.of(dir)
+				: Path.of(System.getProperty("user.home"), ".kubeapitest");
 	}
 
 	static Optional<String> installedVersion(Path root) {
@@ -204,8 +206,9 @@ public final class RealApiServer implements AutoCloseable {
 			return Optional.empty();
 		}
 		try (Stream<Path> dirs = Files.list(k8s)) {
-			return dirs.filter((dir) -> Stream.of("kube-apiserver", "etcd", "kubectl")
-				.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
+			return dirs
+				.filter((dir) -> Stream.of("kube-apiserver", "etcd", "kubectl")
+					.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
 				.map((dir) -> dir.getFileName().toString())
 				.filter((name) -> name.endsWith("-linux-amd64"))
 				.map((name) -> name.substring(0, name.length() - "-linux-amd64".length()))
@@ -270,8 +273,8 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the requests of one verb that clients made for a resource in a namespace, in the
-	 * order the server answered them, from the server's audit log.
+	 * Return the requests of one verb that clients made for a resource in a namespace, in
+	 * the order the server answered them, from the server's audit log.
 	 * @param verb {@code list} or {@code watch}
 	 * @param resource the resource, for example {@code configmaps}
 	 * @param namespace the namespace
@@ -334,8 +337,8 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop a server started with {@link #startDedicated} or {@link #startRestartable}; the
-	 * shared server stops with the JVM.
+	 * Stop a server started with {@link #startDedicated} or {@link #startRestartable};
+	 * the shared server stops with the JVM.
 	 */
 	@Override
 	public void close() {

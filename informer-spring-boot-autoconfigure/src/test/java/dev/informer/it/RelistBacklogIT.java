@@ -16,12 +16,13 @@ import dev.informer.test.TestResources;
 
 /**
  * Relists while a slow listener is behind (issue 10, point 2): 50 ConfigMaps, a listener
- * that takes 20 ms per event, and bursts that change 30 of them and delete every second one
- * of those, each followed by a relist. Several changes of one object, the last a delete, are
- * then queued behind the listener when the relist reads what listeners have seen: it must
- * read the state the listener last saw, not the state before the first queued change, or
- * deletes are lost, adds repeated and updates given an old state the listener never saw.
- * Override the seed with {@code -Dinformer.invariant.seed=N}; a failure prints it.
+ * that takes 20 ms per event, and bursts that change 30 of them and delete every second
+ * one of those, each followed by a relist. Several changes of one object, the last a
+ * delete, are then queued behind the listener when the relist reads what listeners have
+ * seen: it must read the state the listener last saw, not the state before the first
+ * queued change, or deletes are lost, adds repeated and updates given an old state the
+ * listener never saw. Override the seed with {@code -Dinformer.invariant.seed=N}; a
+ * failure prints it.
  */
 class RelistBacklogIT {
 

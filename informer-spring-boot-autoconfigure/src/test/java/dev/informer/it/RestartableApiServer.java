@@ -62,8 +62,8 @@ final class RestartableApiServer {
 		this.etcdPort = this.etcd.startEtcd();
 		this.port = Utils.findFreePort();
 		startApiServer();
-		new ProcessReadinessChecker().waitUntilDefaultNamespaceAvailable(this.port, this.binaries,
-				this.certificates, this.config, this.config.getStartupTimeout());
+		new ProcessReadinessChecker().waitUntilDefaultNamespaceAvailable(this.port, this.binaries, this.certificates,
+				this.config, this.config.getStartupTimeout());
 	}
 
 	/**
@@ -82,13 +82,12 @@ final class RestartableApiServer {
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot start " + this.binaries.binaries().getApiServer(), ex);
 		}
-		new ProcessReadinessChecker().waitUntilReady(this.port, "readyz", NAME, true,
-				this.config.getStartupTimeout());
+		new ProcessReadinessChecker().waitUntilReady(this.port, "readyz", NAME, true, this.config.getStartupTimeout());
 	}
 
 	/**
-	 * Kill the kube-apiserver process (SIGKILL, as a crashed or fenced control plane), leaving
-	 * etcd and its data alone.
+	 * Kill the kube-apiserver process (SIGKILL, as a crashed or fenced control plane),
+	 * leaving etcd and its data alone.
 	 */
 	synchronized void killApiServer() {
 		Process running = this.process;
@@ -136,12 +135,13 @@ final class RestartableApiServer {
 		List<String> command = new ArrayList<>();
 		command.add(this.binaries.binaries().getApiServer().getAbsolutePath());
 		command.addAll(this.config.getApiServerFlags());
-		command.addAll(List.of("--cert-dir", this.config.getKubeAPITestDir(), "--secure-port",
-				String.valueOf(this.port), "--etcd-servers", "http://127.0.0.1:" + this.etcdPort, "--authorization-mode",
-				"RBAC", "--service-account-issuer", "https://localhost", "--service-account-signing-key-file", key,
-				"--service-account-key-file", key, "--disable-admission-plugins", "ServiceAccount",
-				"--client-ca-file", this.certificates.getClientCertPath(), "--service-cluster-ip-range",
-				"10.0.0.0/24", "--allow-privileged"));
+		command
+			.addAll(List.of("--cert-dir", this.config.getKubeAPITestDir(), "--secure-port", String.valueOf(this.port),
+					"--etcd-servers", "http://127.0.0.1:" + this.etcdPort, "--authorization-mode", "RBAC",
+					"--service-account-issuer", "https://localhost", "--service-account-signing-key-file", key,
+					"--service-account-key-file", key, "--disable-admission-plugins", "ServiceAccount",
+					"--client-ca-file", this.certificates.getClientCertPath(), "--service-cluster-ip-range",
+					"10.0.0.0/24", "--allow-privileged"));
 		return command;
 	}
 

@@ -52,11 +52,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The starter at scale on one real kube-apiserver: 10 informers of built-in kinds over the
- * same 50 namespaces, 500 watches. Measures and prints (lines starting with {@code SCALE:})
- * the time to sync, the threads, the LISTs and open watches the API server counts, and the
- * latency of a health probe; asserts only what must hold at any speed: everything synced
- * and watching, health UP, probes take no sample, no thread left after the context closes.
+ * The starter at scale on one real kube-apiserver: 10 informers of built-in kinds over
+ * the same 50 namespaces, 500 watches. Measures and prints (lines starting with
+ * {@code SCALE:}) the time to sync, the threads, the LISTs and open watches the API
+ * server counts, and the latency of a health probe; asserts only what must hold at any
+ * speed: everything synced and watching, health UP, probes take no sample, no thread left
+ * after the context closes.
  */
 class ScaleIT {
 
@@ -73,10 +74,10 @@ class ScaleIT {
 	private static final Map<String, String[]> KINDS = new TreeMap<>(Map.of("configmaps",
 			new String[] { "v1", "ConfigMap" }, "secrets", new String[] { "v1", "Secret" }, "serviceaccounts",
 			new String[] { "v1", "ServiceAccount" }, "services", new String[] { "v1", "Service" }, "endpoints",
-			new String[] { "v1", "Endpoints" }, "persistentvolumeclaims", new String[] { "v1", "PersistentVolumeClaim" },
-			"resourcequotas", new String[] { "v1", "ResourceQuota" }, "limitranges", new String[] { "v1", "LimitRange" },
-			"podtemplates", new String[] { "v1", "PodTemplate" }, "roles",
-			new String[] { "rbac.authorization.k8s.io/v1", "Role" }));
+			new String[] { "v1", "Endpoints" }, "persistentvolumeclaims",
+			new String[] { "v1", "PersistentVolumeClaim" }, "resourcequotas", new String[] { "v1", "ResourceQuota" },
+			"limitranges", new String[] { "v1", "LimitRange" }, "podtemplates", new String[] { "v1", "PodTemplate" },
+			"roles", new String[] { "rbac.authorization.k8s.io/v1", "Role" }));
 
 	private static final int HEALTH_CALLS = 50;
 
@@ -112,7 +113,11 @@ class ScaleIT {
 					.endMetadata()
 					.withStringData(Map.of("token", "not-a-secret"))
 					.build(),
-				new ServiceAccountBuilder().withNewMetadata().withNamespace(namespace).withName("app").endMetadata().build(),
+				new ServiceAccountBuilder().withNewMetadata()
+					.withNamespace(namespace)
+					.withName("app")
+					.endMetadata()
+					.build(),
 				// headless: no cluster IP to allocate
 				new ServiceBuilder().withNewMetadata()
 					.withNamespace(namespace)
@@ -193,26 +198,29 @@ class ScaleIT {
 						count(threads) - baselineThreadCount);
 				print("threads by prefix, running minus baseline: %s", difference(threads, baselineThreads));
 				List<Long> millis = latencies.stream().map(Duration::toNanos).sorted().toList();
-				print("health of all %d watches, %d calls: median=%.2f ms, max=%.2f ms", statuses.size(),
-						HEALTH_CALLS, millis.get(millis.size() / 2) / 1e6, millis.get(millis.size() - 1) / 1e6);
+				print("health of all %d watches, %d calls: median=%.2f ms, max=%.2f ms", statuses.size(), HEALTH_CALLS,
+						millis.get(millis.size() / 2) / 1e6, millis.get(millis.size() - 1) / 1e6);
 				print("samples taken by a health call: %s", probeSamples);
 			});
-		// JDK 17's HTTP client ends its selector thread once the client is collected; polled
+		// JDK 17's HTTP client ends its selector thread once the client is collected;
+		// polled
 		// in this thread, so that no poller thread counts
 		await().pollInSameThread().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 			System.gc();
-			assertThat(count(threadsByPrefix())).as("threads after close; by prefix over the baseline: %s",
-					difference(threadsByPrefix(), baselineThreads))
+			assertThat(count(threadsByPrefix()))
+				.as("threads after close; by prefix over the baseline: %s",
+						difference(threadsByPrefix(), baselineThreads))
 				.isLessThanOrEqualTo(baselineThreadCount);
 		});
 		print("threads after close=%d (baseline %d)", count(threadsByPrefix()), baselineThreadCount);
 	}
 
 	/**
-	 * Probe health often enough to fill every watch's availability window had a probe sampled
-	 * (each namespace indicator sampling all namespaces of its informer), then check that
-	 * none is full. Only the monitor fills them, one sample per period, which takes a whole
-	 * window from the start of the context: the check is only conclusive before that.
+	 * Probe health often enough to fill every watch's availability window had a probe
+	 * sampled (each namespace indicator sampling all namespaces of its informer), then
+	 * check that none is full. Only the monitor fills them, one sample per period, which
+	 * takes a whole window from the start of the context: the check is only conclusive
+	 * before that.
 	 */
 	private static String assertProbesTakeNoSample(CompositeHealthContributor health, List<Watch> statuses,
 			long startedNanos) {
@@ -233,8 +241,7 @@ class ScaleIT {
 	}
 
 	private static int samplesPerWindow() {
-		return (int) (RecoveryOptions.DEFAULT.availabilityWindow().toMillis()
-				/ WatchMonitor.DEFAULT_PERIOD.toMillis());
+		return (int) (RecoveryOptions.DEFAULT.availabilityWindow().toMillis() / WatchMonitor.DEFAULT_PERIOD.toMillis());
 	}
 
 	// what Spring Boot's health endpoint does with the contributor: ask every indicator
@@ -298,7 +305,8 @@ class ScaleIT {
 				return -1;
 			}
 			try {
-				// columns: slot, local address, remote address (hex ip:port), state (01: established)
+				// columns: slot, local address, remote address (hex ip:port), state (01:
+				// established)
 				connections += Files.readAllLines(path)
 					.stream()
 					.skip(1)

@@ -20,9 +20,9 @@ import dev.informer.test.TestResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Selectors as the real API server applies them: the requirements the starter accepts reach
- * it intact, the ones it rejects are the ones the server would misread or answer with
- * nothing, and one the server rejects fails startup at once.
+ * Selectors as the real API server applies them: the requirements the starter accepts
+ * reach it intact, the ones it rejects are the ones the server would misread or answer
+ * with nothing, and one the server rejects fails startup at once.
  */
 class SelectorsIT {
 
@@ -58,7 +58,8 @@ class SelectorsIT {
 		.withBean(KubernetesClient.class, () -> admin, (definition) -> definition.setDestroyMethodName(""))
 		.withBean(RecordingListener.class)
 		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NAMESPACE);
+				"informer.resources.configmaps.kind=ConfigMap",
+				"informer.resources.configmaps.namespaces=" + NAMESPACE);
 
 	@Test
 	void integerComparisonsEscapedValuesAndARepeatedFieldAreAppliedByTheServer() {
@@ -95,11 +96,9 @@ class SelectorsIT {
 
 	@Test
 	void theServerRequiresEveryFieldRequirementWhichIsWhyTheStarterRejectsTwoValuesForOneField() {
-		assertThat(admin.configMaps()
-			.inNamespace(NAMESPACE)
-			.withField("metadata.name", "one")
-			.list()
-			.getItems()).extracting((cm) -> cm.getMetadata().getName()).containsExactly("one");
+		assertThat(admin.configMaps().inNamespace(NAMESPACE).withField("metadata.name", "one").list().getItems())
+			.extracting((cm) -> cm.getMetadata().getName())
+			.containsExactly("one");
 		// what 'metadata.name=one,metadata.name=three' asks for, sent verbatim
 		assertThat(admin.configMaps()
 			.inNamespace(NAMESPACE)

@@ -36,12 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A bounded soak on a real API server: a fixed number of random changes to a slow, variable
- * listener, in phases interleaved with cut connections, relists, bursts ending in deletes,
- * a compaction (the resumed watch gets 410 Gone) and a kube-apiserver restart longer than
- * {@code informer.reliability.replace-stalled-after}. At the end the listener's view equals
- * the server's state with no invariant violation, the informer watches, and thread count and
- * heap after GC are where they were after the first phase (leak checks, with margins).
+ * A bounded soak on a real API server: a fixed number of random changes to a slow,
+ * variable listener, in phases interleaved with cut connections, relists, bursts ending
+ * in deletes, a compaction (the resumed watch gets 410 Gone) and a kube-apiserver restart
+ * longer than {@code informer.reliability.replace-stalled-after}. At the end the
+ * listener's view equals the server's state with no invariant violation, the informer
+ * watches, and thread count and heap after GC are where they were after the first phase
+ * (leak checks, with margins).
  * <p>
  * The server is a dedicated, restartable one without the watch cache and compacting every
  * two seconds, as in {@link InformerCompactionIT}. Override the seed with
@@ -97,7 +98,8 @@ class SoakIT {
 				dev.informer.watch.Watch status = informer.getWatches().get(0);
 				RandomChanges changes = new RandomChanges(admin, NAMESPACE, SEED, OBJECTS);
 
-				// phase 1: changes with drops and relists; then the baseline of the leak checks
+				// phase 1: changes with drops and relists; then the baseline of the leak
+				// checks
 				changes.run(CHANGES_PER_PHASE, 40, (dice) -> {
 					if (dice < 60) {
 						drop(proxy);
@@ -106,14 +108,16 @@ class SoakIT {
 						informer.relist();
 					}
 				});
-				// quiet, not asserted yet: the soak goes on and the end names every violation
+				// quiet, not asserted yet: the soak goes on and the end names every
+				// violation
 				listener.awaitQuiet(changes::serverState, Duration.ofSeconds(90));
 				int threads = threadCount();
 				long heap = usedHeapAfterGc();
 				System.out.printf("SoakIT: after phase 1: %d threads, %d KB heap after GC, %d events%n", threads,
 						heap / 1024, listener.eventCount());
 
-				// phase 2: bursts ending in deletes, each followed by a relist while the listener is behind
+				// phase 2: bursts ending in deletes, each followed by a relist while the
+				// listener is behind
 				changes.run(CHANGES_PER_PHASE, 30, (dice) -> {
 					changes.burst(20);
 					informer.relist();
@@ -121,8 +125,10 @@ class SoakIT {
 
 				progress("phase 2 (bursts)", status);
 
-				// phase 3: a compaction while disconnected: the watch cannot resume (410 Gone, or a
-				// replacement if the cut outlasts replace-stalled-after); either way a relist
+				// phase 3: a compaction while disconnected: the watch cannot resume (410
+				// Gone, or a
+				// replacement if the cut outlasts replace-stalled-after); either way a
+				// relist
 				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
 				long relists = status.getRelistCount();
 				proxy.cut();
@@ -130,7 +136,8 @@ class SoakIT {
 				changes.run(30, 0, (dice) -> {
 				});
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-					// the compactor compacts up to the revision it saw on its previous tick
+					// the compactor compacts up to the revision it saw on its previous
+					// tick
 					admin.configMaps()
 						.resource(TestResources.configMap(NAMESPACE + "-elsewhere", "tick",
 								Long.toString(System.nanoTime())))
@@ -146,7 +153,8 @@ class SoakIT {
 
 				progress("phase 3 (compaction)", status);
 
-				// phase 4: the kube-apiserver is down for longer than replace-stalled-after
+				// phase 4: the kube-apiserver is down for longer than
+				// replace-stalled-after
 				server.killApiServer();
 				await().pollDelay(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
@@ -177,18 +185,22 @@ class SoakIT {
 				SoftAssertions softly = new SoftAssertions();
 				check(softly, () -> listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(10)));
 				check(softly, () -> await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(status.getState()).as(() -> "the informer's state (relists "
-							+ status.getRelists() + ", last error " + status.getLastError() + ")")
+					.untilAsserted(() -> assertThat(status.getState())
+						.as(() -> "the informer's state (relists " + status.getRelists() + ", last error "
+								+ status.getLastError() + ")")
 						.isEqualTo(InformerState.WATCHING)));
-				// leak checks: threads and heap come back to where they were after phase 1
-				check(softly, () -> await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(threadCount())
-						.as(RERUN + ": live threads, " + threads + " after phase 1")
-						.isLessThanOrEqualTo(threads + 5)));
-				check(softly, () -> await().atMost(Duration.ofSeconds(30))
-					.untilAsserted(() -> assertThat(usedHeapAfterGc())
-						.as(RERUN + ": used heap after GC, " + heap + " bytes after phase 1")
-						.isLessThanOrEqualTo(heap * 3 / 2)));
+				// leak checks: threads and heap come back to where they were after phase
+				// 1
+				check(softly,
+						() -> await().atMost(Duration.ofSeconds(60))
+							.untilAsserted(() -> assertThat(threadCount())
+								.as(RERUN + ": live threads, " + threads + " after phase 1")
+								.isLessThanOrEqualTo(threads + 5)));
+				check(softly,
+						() -> await().atMost(Duration.ofSeconds(30))
+							.untilAsserted(() -> assertThat(usedHeapAfterGc())
+								.as(RERUN + ": used heap after GC, " + heap + " bytes after phase 1")
+								.isLessThanOrEqualTo(heap * 3 / 2)));
 				System.out.printf("SoakIT: at the end: %d threads, %d KB heap after GC%n", threadCount(),
 						usedHeapAfterGc() / 1024);
 				softly.assertAll();

@@ -17,9 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A loopback TCP proxy between a client and the API server, so tests can cut the connection
- * (reset every open connection and refuse new ones) and restore it without restarting the
- * server.
+ * A loopback TCP proxy between a client and the API server, so tests can cut the
+ * connection (reset every open connection and refuse new ones) and restore it without
+ * restarting the server.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -124,7 +124,8 @@ public final class TcpProxy implements AutoCloseable {
 					server.connect(this.upstream, 5000);
 				}
 				catch (IOException ex) {
-					// the server is down: the client sees its connection reset, not silence
+					// the server is down: the client sees its connection reset, not
+					// silence
 					reset(client);
 					reset(server);
 					continue;

@@ -131,10 +131,14 @@ class InformerMetricsTests {
 		metrics.bindTo(other);
 		TestWatches.observer(this.informer)
 			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.ADDED, Duration.ofMillis(5), 0);
-		assertThat(this.meters.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
+		assertThat(this.meters.get("informer.listener.duration")
+			.tag("namespace", "team-a")
+			.tag("type", "added")
+			.timer()
 			.count()).isEqualTo(1);
-		assertThat(other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer()
-			.count()).isEqualTo(1);
+		assertThat(
+				other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer().count())
+			.isEqualTo(1);
 	}
 
 	private void bind() {

@@ -31,9 +31,9 @@ import dev.informer.test.MutableClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code docs/grafana-dashboard.json} and {@code docs/prometheus-alerts.yml} parse, and every
- * metric they use is one the starter exports: the names are scraped from a Prometheus
- * registry that {@link InformerMetrics} is bound to.
+ * {@code docs/grafana-dashboard.json} and {@code docs/prometheus-alerts.yml} parse, and
+ * every metric they use is one the starter exports: the names are scraped from a
+ * Prometheus registry that {@link InformerMetrics} is bound to.
  */
 class MonitoringAssetsTests {
 

@@ -38,7 +38,9 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class BadInputTests {
 
-	/** What a real API server (1.37) answers to a field it cannot select ConfigMaps by. */
+	/**
+	 * What a real API server (1.37) answers to a field it cannot select ConfigMaps by.
+	 */
 	private static final String SERVER_MESSAGE = "\"data.colour\" is not a known field selector: only "
 			+ "\"metadata.name\", \"metadata.namespace\"";
 
@@ -59,7 +61,8 @@ class BadInputTests {
 	private ApplicationContextRunner runner(KubernetesClient client) {
 		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap");
 	}
 
 	@Test
@@ -87,8 +90,8 @@ class BadInputTests {
 			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
 			.always();
 		runner(this.faults.client())
-			.withPropertyValues("informer.resources.configmaps.namespaces=rejected",
-					"informer.startup.timeout=30s", "informer.resources.configmaps.field-selector=" + UNSUPPORTED)
+			.withPropertyValues("informer.resources.configmaps.namespaces=rejected", "informer.startup.timeout=30s",
+					"informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				InvalidInformerDeclarationException failure = cause(context.getStartupFailure(),
@@ -109,9 +112,8 @@ class BadInputTests {
 			.withPath(selectedListPath("rejected", UNSUPPORTED))
 			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
 			.always();
-		runner(this.faults.client())
-			.withPropertyValues("informer.resources.configmaps.namespaces=rejected",
-					"informer.startup.wait-for-sync=false", "informer.resources.configmaps.field-selector=" + UNSUPPORTED)
+		runner(this.faults.client()).withPropertyValues("informer.resources.configmaps.namespaces=rejected",
+				"informer.startup.wait-for-sync=false", "informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				Watch status = context.getBean(DefaultInformerRegistry.class)

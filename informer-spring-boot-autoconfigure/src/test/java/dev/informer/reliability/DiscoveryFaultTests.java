@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * API discovery (which kind, which plural, which scope) failing while the application starts:
- * fatal when startup waits for the informers anyway, not when it does not wait.
+ * API discovery (which kind, which plural, which scope) failing while the application
+ * starts: fatal when startup waits for the informers anyway, not when it does not wait.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class DiscoveryFaultTests {
@@ -44,12 +44,12 @@ class DiscoveryFaultTests {
 		return InformerContexts.runner(() -> client)
 			.withBean(RecordingListener.class)
 			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=discovery");
+					"informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=discovery");
 	}
 
 	@Test
-	void withoutWaitingForSyncAnUnavailableDiscoveryDoesNotFailStartupAndTheInformerComesUp(
-			CapturedOutput output) {
+	void withoutWaitingForSyncAnUnavailableDiscoveryDoesNotFailStartupAndTheInformerComesUp(CapturedOutput output) {
 		// discovery stays down: the informer needs only its list
 		discoveryUnavailable();
 		this.faults.server()
@@ -100,8 +100,7 @@ class DiscoveryFaultTests {
 			.always();
 		runner(this.faults.client())
 			.withPropertyValues("informer.startup.wait-for-sync=false", "informer.resources.configmaps.enabled=false",
-					"informer.resources.widgets.api-version=example.com/v1",
-					"informer.resources.widgets.kind=Widget")
+					"informer.resources.widgets.api-version=example.com/v1", "informer.resources.widgets.kind=Widget")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(cause(context.getStartupFailure())).hasMessageContaining("example.com/v1")

@@ -36,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The starter's own code failing inside fabric8's callbacks (fault matrix row 17). fabric8
- * leaves an informer silently wedged when its exception handler throws, and logs and drops
- * a notification whose handler throws; neither may stop the informer.
+ * The starter's own code failing inside fabric8's callbacks (fault matrix row 17).
+ * fabric8 leaves an informer silently wedged when its exception handler throws, and logs
+ * and drops a notification whose handler throws; neither may stop the informer.
  */
 class ErrorHandlingTests {
 
@@ -60,13 +60,25 @@ class ErrorHandlingTests {
 
 	@Test
 	void aRetryPolicyThatThrowsNeitherStopsNorWedgesTheInformer() throws Exception {
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(500, status(500, "InternalError", "etcd timeout")).times(2);
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(500, status(500, "InternalError", "etcd timeout"))
+			.times(2);
 		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
-		this.faults.server().expect().get().withPath(watchPath(NS, "10"))
-			.andReturn(500, status(500, "InternalError", "etcd timeout")).once();
-		this.faults.server().expect().get().withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(watchPath(NS, "10"))
+			.andReturn(500, status(500, "InternalError", "etcd timeout"))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "c", "21")));
 		AtomicInteger policyCalls = new AtomicInteger();
 		this.informer = informer((started, ex) -> {
@@ -101,7 +113,8 @@ class ErrorHandlingTests {
 			observed.incrementAndGet();
 			throw new IllegalStateException("metrics bug");
 		});
-		this.informer.addDeliveryObserver((informer, watch, type, duration, failedListeners) -> observedNext.incrementAndGet());
+		this.informer
+			.addDeliveryObserver((informer, watch, type, duration, failedListeners) -> observedNext.incrementAndGet());
 		this.informer.start(this.faults.client(), List.of()).get(10, TimeUnit.SECONDS);
 		Watch status = this.informer.getWatches().get(0);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.size() == 4);

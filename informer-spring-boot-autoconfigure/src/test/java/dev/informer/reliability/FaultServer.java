@@ -27,8 +27,8 @@ import dev.informer.test.TestResources;
  * that shows faults to the informer at once, and a log of the paths requested.
  * <p>
  * The client does not retry failed requests in its HTTP layer (by default fabric8 retries
- * 5xx and I/O errors 10 times over about 19 s before the informer sees them) and starts its
- * reconnect backoff at {@value #BACKOFF_MILLIS} ms instead of 1 s, doubling as usual.
+ * 5xx and I/O errors 10 times over about 19 s before the informer sees them) and starts
+ * its reconnect backoff at {@value #BACKOFF_MILLIS} ms instead of 1 s, doubling as usual.
  */
 final class FaultServer implements AutoCloseable {
 
@@ -75,7 +75,8 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a server whose client watches with plain HTTP requests rather than WebSockets.
+	 * Start a server whose client watches with plain HTTP requests rather than
+	 * WebSockets.
 	 * @return the server
 	 */
 	static FaultServer withHttpWatches() {
@@ -96,11 +97,11 @@ final class FaultServer implements AutoCloseable {
 	 */
 	KubernetesClient newClient() {
 		return this.mock.server()
-			.createClient((builder) -> builder.withConfig(new ConfigBuilder(this.mock.client().getConfiguration())
-				.withRequestRetryBackoffLimit(0)
-				.withWatchReconnectInterval(BACKOFF_MILLIS)
-				.withOnlyHttpWatches(this.httpWatches)
-				.build()));
+			.createClient((builder) -> builder
+				.withConfig(new ConfigBuilder(this.mock.client().getConfiguration()).withRequestRetryBackoffLimit(0)
+					.withWatchReconnectInterval(BACKOFF_MILLIS)
+					.withOnlyHttpWatches(this.httpWatches)
+					.build()));
 	}
 
 	/**
@@ -142,7 +143,8 @@ final class FaultServer implements AutoCloseable {
 		for (WatchEvent event : events) {
 			session = session.waitFor(50).andEmit(event);
 		}
-		// the mock closes a session once nothing more is expected: expect a message never sent
+		// the mock closes a session once nothing more is expected: expect a message never
+		// sent
 		session.expect("never sent")
 			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
 			.once()
@@ -151,8 +153,8 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
-	 * Answer a watch request with a WebSocket that sends all events at once, in order, and
-	 * then stays open until the client closes it.
+	 * Answer a watch request with a WebSocket that sends all events at once, in order,
+	 * and then stays open until the client closes it.
 	 * @param path the watch path
 	 * @param events the events
 	 */
@@ -193,8 +195,8 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
-	 * After 410 Gone fabric8 lists without {@code resourceVersion=0}: a consistent read, not
-	 * one from the watch cache whose version just expired.
+	 * After 410 Gone fabric8 lists without {@code resourceVersion=0}: a consistent read,
+	 * not one from the watch cache whose version just expired.
 	 */
 	static String relistPath(String namespace) {
 		return "/api/v1/namespaces/" + namespace + "/configmaps";
@@ -233,8 +235,9 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
-	 * Describe events as {@code "<type> <name> <resourceVersion>"}, with {@code " unknown"}
-	 * for a deletion noticed by a relist and {@code " resync"} for a resync.
+	 * Describe events as {@code "<type> <name> <resourceVersion>"}, with
+	 * {@code " unknown"} for a deletion noticed by a relist and {@code " resync"} for a
+	 * resync.
 	 * @param events the events
 	 * @return the descriptions, in order
 	 */

@@ -46,7 +46,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Informers that stop working are replaced by fresh ones seeded from what listeners have
- * seen, with a growing, jittered backoff between replacements (fault matrix rows 12 and 13).
+ * seen, with a growing, jittered backoff between replacements (fault matrix rows 12 and
+ * 13).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InformerRecoveryTests {
@@ -84,61 +85,62 @@ class InformerRecoveryTests {
 			.andEmit(new WatchEvent(cm("a", "1"), "ADDED"))
 			.done()
 			.always();
-		runner("informer.reliability.watch-availability-window=6s")
-			.run((context) -> {
-				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-				Watch status = informer.getWatches().get(0);
-				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
-				List<WatchHealth> seen = new ArrayList<>();
-				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
-				});
-				assertThat(seen).anySatisfy((watchHealth) -> {
-					assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
-					assertThat(watchHealth.reason()).isEqualTo("WatchFlapping");
-				});
-				List<Long> delays = delays(output);
-				assertThat(delays).hasSizeGreaterThanOrEqualTo(2);
-				// Spring's backoff with our settings: 1-1.5 s, then 1-3 s (its jitter scales
-				// with each doubling, so one wait need not exceed the one before)
-				assertThat(delays.get(0)).isBetween(1000L, 1500L);
-				assertThat(delays.get(1)).isBetween(1000L, 3000L);
-				// the object never changed: replacements deliver nothing new
-				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
-					.isInstanceOf(ResourceAddedEvent.class);
+		runner("informer.reliability.watch-availability-window=6s").run((context) -> {
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
+			WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+			List<WatchHealth> seen = new ArrayList<>();
+			await().atMost(Duration.ofSeconds(40)).until(() -> {
+				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
+				return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
 			});
+			assertThat(seen).anySatisfy((watchHealth) -> {
+				assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
+				assertThat(watchHealth.reason()).isEqualTo("WatchFlapping");
+			});
+			List<Long> delays = delays(output);
+			assertThat(delays).hasSizeGreaterThanOrEqualTo(2);
+			// Spring's backoff with our settings: 1-1.5 s, then 1-3 s (its jitter scales
+			// with each doubling, so one wait need not exceed the one before)
+			assertThat(delays.get(0)).isBetween(1000L, 1500L);
+			assertThat(delays.get(1)).isBetween(1000L, 3000L);
+			// the object never changed: replacements deliver nothing new
+			assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
+				.isInstanceOf(ResourceAddedEvent.class);
+		});
 	}
 
 	@Test
 	void aServerThatKeepsExpiringTheWatchIsReplacedInsteadOfRelistedEverySecond(CapturedOutput output) {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
 		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("10", cm("a", "1"))).always();
-		// a watch closed without a message is taken for 410 by fabric8: relist, watch, repeat
+		// a watch closed without a message is taken for 410 by fabric8: relist, watch,
+		// repeat
 		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
-		runner("informer.reliability.watch-availability-window=10s")
-			.run((context) -> {
-				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-				Watch status = informer.getWatches().get(0);
-				WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
-				List<WatchHealth> seen = new ArrayList<>();
-				await().atMost(Duration.ofSeconds(40)).until(() -> {
-					seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-					return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
-				});
-				assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
-				assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
-				assertThat(delays(output)).isNotEmpty();
-				assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
-					.isInstanceOf(ResourceAddedEvent.class);
+		runner("informer.reliability.watch-availability-window=10s").run((context) -> {
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			Watch status = informer.getWatches().get(0);
+			WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+			List<WatchHealth> seen = new ArrayList<>();
+			await().atMost(Duration.ofSeconds(40)).until(() -> {
+				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
+				return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
 			});
+			assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
+			assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
+			assertThat(delays(output)).isNotEmpty();
+			assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
+				.isInstanceOf(ResourceAddedEvent.class);
+		});
 	}
 
 	@Test
 	void aReplacementThatIsStillListingIsNotReplacedAgain() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).once();
-		// the server goes away for longer than replace-stalled-after: the watch cannot open and
-		// the replacement's list keeps failing, as it does while a large list is cut off or the
+		// the server goes away for longer than replace-stalled-after: the watch cannot
+		// open and
+		// the replacement's list keeps failing, as it does while a large list is cut off
+		// or the
 		// API server is still down; fabric8 retries that list by itself
 		this.mock.server()
 			.expect()
@@ -158,7 +160,8 @@ class InformerRecoveryTests {
 				Watch status = informer.getWatches().get(0);
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) >= 1);
-				// replacing a replacement that is listing only starts the same list again: it
+				// replacing a replacement that is listing only starts the same list
+				// again: it
 				// must be left to list for as long as the server needs
 				await().during(Duration.ofSeconds(5))
 					.atMost(Duration.ofSeconds(10))
@@ -169,8 +172,10 @@ class InformerRecoveryTests {
 	@Test
 	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
-		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it reconnects
-		// after the Status's retryAfterSeconds or about a second, and tells the informer nothing
+		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it
+		// reconnects
+		// after the Status's retryAfterSeconds or about a second, and tells the informer
+		// nothing
 		// (isWatching() stays true, the exception handler is not called)
 		this.mock.server()
 			.expect()
@@ -179,30 +184,41 @@ class InformerRecoveryTests {
 			.andUpgradeToWebSocket()
 			.open()
 			.immediately()
-			.andEmit(new WatchEvent(new StatusBuilder().withCode(500).withReason("InternalError").withMessage("boom").build(),
-					"ERROR"))
+			.andEmit(new WatchEvent(
+					new StatusBuilder().withCode(500).withReason("InternalError").withMessage("boom").build(), "ERROR"))
 			.done()
 			.always();
-		runner()
-			.run((context) -> {
-				int before = this.mock.server().getRequestCount();
-				long started = System.nanoTime();
-				await().atMost(Duration.ofSeconds(20)).until(() -> this.mock.server().getRequestCount() - before >= 5);
-				long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
-				// five reconnects cannot happen in less than about four seconds: no hot loop
-				assertThat(elapsedMillis).isGreaterThan(3000);
-				assertThat(context.getBean(RecordingListener.class).resourceEvents()).hasSize(1);
-				assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size()).isOne();
-			});
+		runner().run((context) -> {
+			int before = this.mock.server().getRequestCount();
+			long started = System.nanoTime();
+			await().atMost(Duration.ofSeconds(20)).until(() -> this.mock.server().getRequestCount() - before >= 5);
+			long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+			// five reconnects cannot happen in less than about four seconds: no hot loop
+			assertThat(elapsedMillis).isGreaterThan(3000);
+			assertThat(context.getBean(RecordingListener.class).resourceEvents()).hasSize(1);
+			assertThat(context.getBean(DefaultInformerRegistry.class).cache("configmaps", ConfigMap.class).size())
+				.isOne();
+		});
 	}
 
 	@Test
 	void anInformerFabric8StopsIsReplacedAndDeliversOnlyWhatChanged() throws Exception {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"), cm("b", "2"))).once();
-		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("30", cm("a", "1"), cm("b", "7"))).always();
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("30", cm("a", "1"), cm("b", "7"))).always();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(RELIST)
+			.andReturn(200, list("30", cm("a", "1"), cm("b", "7")))
+			.always();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(LIST)
+			.andReturn(200, list("30", cm("a", "1"), cm("b", "7")))
+			.always();
 		// an event that does not deserialize into a ConfigMap: fabric8 hands it to the
-		// exception handler, and this policy tells it to give up, so fabric8 stops the informer
+		// exception handler, and this policy tells it to give up, so fabric8 stops the
+		// informer
 		this.mock.server()
 			.expect()
 			.get()
@@ -235,11 +251,12 @@ class InformerRecoveryTests {
 				.until(() -> status.getRelists().getOrDefault(RelistReason.STOPPED.tagValue(), 0L) == 1
 						&& listener.events(ResourceUpdatedEvent.class).size() == 1);
 			assertThat(status.getLastError()).isNotNull();
-			assertThat(listener.resourceEvents()).extracting((event) -> event.getClass().getSimpleName() + " "
-					+ event.getName() + " " + event.getResourceVersion())
+			assertThat(listener.resourceEvents())
+				.extracting((event) -> event.getClass().getSimpleName() + " " + event.getName() + " "
+						+ event.getResourceVersion())
 				.containsExactly("ResourceAddedEvent a 1", "ResourceAddedEvent b 2", "ResourceUpdatedEvent b 7");
-			assertThat(informer.getCache().get("faults", "b")).hasValueSatisfying(
-					(cached) -> assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("7"));
+			assertThat(informer.getCache().get("faults", "b"))
+				.hasValueSatisfying((cached) -> assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("7"));
 		}
 		finally {
 			monitor.stop();

@@ -20,12 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The invariant behind the fault matrix, on the mock server: a seeded random stream of
- * creates, updates and deletes, interleaved with relists, applied by a listener to an empty
- * map, ends equal to the server's state, each object's events in resourceVersion order, each
- * update's old state the one the listener last saw, and no event for an object that did not
- * change. The listener is slow and variable (up to {@link #LISTENER_WORK} per event), so
- * changes, deletes among them, are queued behind it when a relist happens. Override the seed
- * with {@code -Dinformer.invariant.seed=N}; a failure prints it.
+ * creates, updates and deletes, interleaved with relists, applied by a listener to an
+ * empty map, ends equal to the server's state, each object's events in resourceVersion
+ * order, each update's old state the one the listener last saw, and no event for an
+ * object that did not change. The listener is slow and variable (up to
+ * {@link #LISTENER_WORK} per event), so changes, deletes among them, are queued behind it
+ * when a relist happens. Override the seed with {@code -Dinformer.invariant.seed=N}; a
+ * failure prints it.
  */
 class InvariantTests {
 
@@ -69,7 +70,8 @@ class InvariantTests {
 			RandomChanges changes = new RandomChanges(mock.client(), "invariant-bursts", SEED, 50);
 			changes.createAll();
 			for (int burst = 0; burst < 10; burst++) {
-				// the listener is still working through the burst when the relist reads what it saw
+				// the listener is still working through the burst when the relist reads
+				// what it saw
 				changes.burst(30);
 				registry.informer("configmaps").relist();
 			}

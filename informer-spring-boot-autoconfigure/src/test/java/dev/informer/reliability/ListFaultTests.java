@@ -71,7 +71,8 @@ class ListFaultTests {
 		return InformerContexts.runner(() -> client)
 			.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
 			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap");
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap");
 	}
 
 	@Test
@@ -92,15 +93,17 @@ class ListFaultTests {
 						.containsExactlyInAnyOrderElementsOf(names);
 					assertThat(listener.events().get(25)).isInstanceOfSatisfying(InformerSyncedEvent.class,
 							(synced) -> assertThat(synced.getCacheSize()).isEqualTo(25));
-					// what a probe saw while listeners received the initial list, and at the sync
+					// what a probe saw while listeners received the initial list, and at
+					// the sync
 					List<String> seen = context.getBean(HealthWhileSyncing.class).seen;
 					assertThat(seen).hasSize(26);
 					assertThat(seen.subList(0, 25)).containsOnly("OUT_OF_SERVICE Syncing");
 					assertThat(seen.get(25)).startsWith("UP");
 					HealthIndicator health = (HealthIndicator) context.getBean(InformersHealthContributor.class)
 						.getContributor("configmaps");
-					await().atMost(Duration.ofSeconds(5)).until(() -> health.health().getStatus().equals(Status.UP)
-							&& Boolean.TRUE.equals(health.health().getDetails().get("watching")));
+					await().atMost(Duration.ofSeconds(5))
+						.until(() -> health.health().getStatus().equals(Status.UP)
+								&& Boolean.TRUE.equals(health.health().getDetails().get("watching")));
 				});
 		}
 	}
@@ -108,13 +111,19 @@ class ListFaultTests {
 	@Test
 	void startupWaitsUntilListenersHaveTheSyncedEvent() {
 		this.faults = FaultServer.start();
-		this.faults.server().expect().get().withPath(listPath("cold")).andReturn(200, list("3", cm("cold", "a", "3"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("cold"))
+			.andReturn(200, list("3", cm("cold", "a", "3")))
+			.once();
 		this.faults.watchStaysOpen(watchPath("cold", "3"));
 		runner(this.faults.client()).withBean(SyncedListener.class)
 			.withBean(LaterPhase.class)
 			.withPropertyValues("informer.resources.configmaps.namespaces=cold")
 			.run((context) -> {
-				// an application initialising itself on the synced event must be done before
+				// an application initialising itself on the synced event must be done
+				// before
 				// the lifecycle phases after the informers' start
 				SyncedListener listener = context.getBean(SyncedListener.class);
 				assertThat(listener.laterPhaseStartedFirst).isFalse();
@@ -137,7 +146,12 @@ class ListFaultTests {
 			return list("7", cm("denied", "x", "7"));
 		}).once();
 		this.faults.watchStaysOpen(watchPath("denied", "7"));
-		this.faults.server().expect().get().withPath(listPath("allowed")).andReturn(200, list("5", cm("allowed", "y", "5"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("allowed"))
+			.andReturn(200, list("5", cm("allowed", "y", "5")))
+			.once();
 		this.faults.watchStaysOpen(watchPath("allowed", "5"), event("ADDED", cm("allowed", "z", "6")));
 		runner(this.faults.client())
 			.withPropertyValues("informer.resources.configmaps.namespaces=denied,allowed",
@@ -152,8 +166,8 @@ class ListFaultTests {
 					.getBean(InformersHealthContributor.class)
 					.getContributor("configmaps");
 				// the allowed namespace syncs and delivers while the other is refused
-				await().atMost(Duration.ofSeconds(5)).until(() -> describe(listener.resourceEvents()).equals(
-						List.of("added y 5", "added z 6")));
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> describe(listener.resourceEvents()).equals(List.of("added y 5", "added z 6")));
 				assertThat(allowed.isSynced()).isTrue();
 				assertThat(denied.isSynced()).isFalse();
 				assertThat(denied.getLastError().httpCode()).isEqualTo(403);
@@ -165,14 +179,16 @@ class ListFaultTests {
 				assertThat(listener.events(InformerSyncedEvent.class)).isEmpty();
 				// then the RoleBinding arrives
 				await().atMost(Duration.ofSeconds(10)).until(denied::isSynced);
-				await().atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 3
-						&& health(health, "denied").getStatus() == Status.UP);
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> listener.resourceEvents().size() == 3
+							&& health(health, "denied").getStatus() == Status.UP);
 				assertThat(describe(listener.resourceEvents())).containsExactly("added y 5", "added z 6", "added x 7");
 				assertThat(listener.events(InformerSyncedEvent.class)).singleElement()
 					.satisfies((synced) -> assertThat(synced.getCacheSize()).isEqualTo(3));
 				assertThat(denied.getConsecutiveFailures()).isZero();
 				assertThat(denied.getState()).isEqualTo(InformerState.WATCHING);
-				// 4 refusals then success, timed on the server: waits of at least 200, 400, 800
+				// 4 refusals then success, timed on the server: waits of at least 200,
+				// 400, 800
 				// and 1600 ms (the backoff doubles), not a hot loop
 				assertThat(deniedLists).hasSize(5);
 				for (int i = 1; i < deniedLists.size(); i++) {
@@ -182,7 +198,8 @@ class ListFaultTests {
 						.isGreaterThanOrEqualTo(expected - 50);
 				}
 			});
-		// one line per refusal, naming the informer, the namespace, the verb and the resource
+		// one line per refusal, naming the informer, the namespace, the verb and the
+		// resource
 		List<String> refusals = output.getOut()
 			.lines()
 			.filter((line) -> line.contains("Informer 'configmaps' in namespace denied: HTTP 403 Forbidden"))
@@ -196,15 +213,30 @@ class ListFaultTests {
 	@Test
 	void serverErrorsOnTheInitialListAreRetriedUntilItSucceedsAndNothingIsDeliveredTwice() {
 		this.faults = FaultServer.start();
-		this.faults.server().expect().get().withPath(listPath("flaky"))
-			.andReturn(500, status(500, "InternalError", "etcdserver: request timed out")).once();
-		this.faults.server().expect().get().withPath(listPath("flaky"))
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("flaky"))
+			.andReturn(500, status(500, "InternalError", "etcdserver: request timed out"))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("flaky"))
 			.andReturn(503, status(503, "ServiceUnavailable", "the server is currently unable to handle the request"))
 			.once();
-		this.faults.server().expect().get().withPath(listPath("flaky"))
-			.andReturn(429, status(429, "TooManyRequests", "too many requests, please try again later")).once();
-		this.faults.server().expect().get().withPath(listPath("flaky"))
-			.andReturn(200, list("9", cm("flaky", "a", "1"), cm("flaky", "b", "2"), cm("flaky", "c", "3"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("flaky"))
+			.andReturn(429, status(429, "TooManyRequests", "too many requests, please try again later"))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath("flaky"))
+			.andReturn(200, list("9", cm("flaky", "a", "1"), cm("flaky", "b", "2"), cm("flaky", "c", "3")))
+			.once();
 		this.faults.watchStaysOpen(watchPath("flaky", "9"));
 		runner(this.faults.client()).withPropertyValues("informer.resources.configmaps.namespaces=flaky")
 			.run((context) -> {

@@ -61,8 +61,8 @@ class ListenerFaultTests {
 
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS);
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
 	@AfterEach
 	void stopServer() {
@@ -81,20 +81,20 @@ class ListenerFaultTests {
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
-			// the failing listener ran first, every time, and the recording one still got everything
+			// the failing listener ran first, every time, and the recording one still got
+			// everything
 			assertThat(context.getBean(ThrowingListener.class).calls).containsExactly("a", "b", "a", "b");
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 11", "updated a 12",
 					"deleted b 13");
 			assertThat(status.getListenerFailures()).isEqualTo(4);
-			assertThat(meters.get("informer.listener.errors").tag("informer", "configmaps").tag("namespace", NS)
+			assertThat(meters.get("informer.listener.errors")
+				.tag("informer", "configmaps")
+				.tag("namespace", NS)
 				.functionCounter()
 				.count()).isEqualTo(4);
 			assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
 		});
-		List<String> failures = output.getOut()
-			.lines()
-			.filter((line) -> line.contains("failed on Resource"))
-			.toList();
+		List<String> failures = output.getOut().lines().filter((line) -> line.contains("failed on Resource")).toList();
 		assertThat(failures).hasSize(4);
 		assertThat(failures.get(0)).contains(
 				"failed on ResourceAddedEvent[informer=configmaps, kind=ConfigMap, object=listeners/a, resourceVersion=1]",
@@ -114,8 +114,12 @@ class ListenerFaultTests {
 		for (int i = 0; i < 1000; i++) {
 			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
 		}
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new)))
+			.once();
 		this.faults.watchBurst(watchPath(NS, "100"), burst);
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		this.runner.withBean(GatedListener.class).run((context) -> {
@@ -129,8 +133,8 @@ class ListenerFaultTests {
 			assertThat(backlogGauge(meters)).isEqualTo(1000);
 			assertThat(status.getEventCount(EventType.UPDATED)).isZero();
 			// the cache (and the resourceVersion) ran ahead of what listeners were told
-			assertThat(informer.getCache().list()).allSatisfy((cm) -> assertThat(
-					Integer.parseInt(cm.getMetadata().getResourceVersion())).isGreaterThan(1090));
+			assertThat(informer.getCache().list()).allSatisfy(
+					(cm) -> assertThat(Integer.parseInt(cm.getMetadata().getResourceVersion())).isGreaterThan(1090));
 			assertThat(status.getLastResourceVersion()).isEqualTo("1100");
 			gated.open.countDown();
 			await().atMost(Duration.ofSeconds(15)).until(() -> status.getEventCount(EventType.UPDATED) == 1000);
@@ -141,23 +145,24 @@ class ListenerFaultTests {
 				.filter(ResourceUpdatedEvent.class::isInstance)
 				.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
 				.toList();
-			// no loss, no repeat, in the server's order; each update follows the previous one
+			// no loss, no repeat, in the server's order; each update follows the previous
+			// one
 			assertThat(updates).extracting(ResourceEvent::getResourceVersion)
 				.containsExactlyElementsOf(burst.stream()
 					.map((event) -> ((ConfigMap) event.getObject()).getMetadata().getResourceVersion())
 					.toList());
 			Map<String, List<Integer>> byObject = updates.stream()
-				.collect(Collectors.groupingBy(ResourceEvent::getName,
-						Collectors.mapping((event) -> Integer.parseInt(event.getResourceVersion()), Collectors.toList())));
-			assertThat(byObject).hasSize(10).allSatisfy((name, versions) -> assertThat(versions).hasSize(100).isSorted());
+				.collect(Collectors.groupingBy(ResourceEvent::getName, Collectors
+					.mapping((event) -> Integer.parseInt(event.getResourceVersion()), Collectors.toList())));
+			assertThat(byObject).hasSize(10)
+				.allSatisfy((name, versions) -> assertThat(versions).hasSize(100).isSorted());
 			Map<String, String> previous = new HashMap<>();
 			initial.forEach((cm) -> previous.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion()));
 			for (ResourceUpdatedEvent<?> update : updates) {
 				assertThat(update.getOldResource().getMetadata().getResourceVersion())
 					.isEqualTo(previous.put(update.getName(), update.getResourceVersion()));
 			}
-			assertThat(meters.get("informer.listener.duration").tag("type", "updated").timer().count())
-				.isEqualTo(1000);
+			assertThat(meters.get("informer.listener.duration").tag("type", "updated").timer().count()).isEqualTo(1000);
 		});
 	}
 

@@ -30,9 +30,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A paginated list whose continue token expires between pages (fault matrix row 24): the
- * API server answers 410, and the whole list restarts from the first page after a backoff.
- * What the failed attempt listed must not count as the server's state: no object is
- * reported deleted for being absent from a partial list, and none is added twice.
+ * API server answers 410, and the whole list restarts from the first page after a
+ * backoff. What the failed attempt listed must not count as the server's state: no object
+ * is reported deleted for being absent from a partial list, and none is added twice.
  */
 class PagingTests {
 
@@ -46,8 +46,9 @@ class PagingTests {
 
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS, "informer.resources.configmaps.list-page-size=2");
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
+				"informer.resources.configmaps.list-page-size=2");
 
 	@AfterEach
 	void stopServer() {
@@ -132,8 +133,10 @@ class PagingTests {
 			.expect()
 			.get()
 			.withPath(page(token))
-			.andReturn(410, status(410, "Expired", "The provided continue parameter is too old to display a consistent "
-					+ "list result. You can start a new list without the continue parameter."))
+			.andReturn(410,
+					status(410, "Expired",
+							"The provided continue parameter is too old to display a consistent "
+									+ "list result. You can start a new list without the continue parameter."))
 			.once();
 	}
 

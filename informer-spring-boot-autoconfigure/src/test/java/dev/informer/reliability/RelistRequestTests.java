@@ -36,9 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A relist requested through the {@code informers} endpoint while a listener is still busy
- * with an event: the request returns at once, the relist runs on another thread, and a
- * second request meanwhile starts no second list.
+ * A relist requested through the {@code informers} endpoint while a listener is still
+ * busy with an event: the request returns at once, the relist runs on another thread, and
+ * a second request meanwhile starts no second list.
  */
 class RelistRequestTests {
 
@@ -50,8 +50,8 @@ class RelistRequestTests {
 		.withConfiguration(AutoConfigurations.of(InformerEndpointAutoConfiguration.class))
 		.withBean(GatedListener.class)
 		.withBean(ThreadRecorder.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS,
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
 				"management.endpoints.web.exposure.include=informers");
 
 	@AfterEach
@@ -81,7 +81,8 @@ class RelistRequestTests {
 			WebEndpointResponse<ActionDescriptor> first = endpoint.act("configmaps", "relist");
 			assertThat(first.getStatus()).isEqualTo(202);
 			assertThat(first.getBody().outcome()).isEqualTo(InformersEndpoint.STARTED);
-			// answered while the listener still holds b: the relist waits for it elsewhere
+			// answered while the listener still holds b: the relist waits for it
+			// elsewhere
 			assertThat(listener.gate.getCount()).isOne();
 			WebEndpointResponse<ActionDescriptor> second = endpoint.act("configmaps", "relist");
 			assertThat(second.getStatus()).isEqualTo(409);
@@ -95,8 +96,7 @@ class RelistRequestTests {
 			assertThat(customizers.threads).hasSize(2).contains(Thread.currentThread().getName());
 			// once done, the next request starts a relist again
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(endpoint.act("configmaps", "relist").getStatus())
-					.isEqualTo(202));
+				.untilAsserted(() -> assertThat(endpoint.act("configmaps", "relist").getStatus()).isEqualTo(202));
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.MANUAL)).isEqualTo(2));
 			assertThat(this.faults.count(relistPath(NS))).isEqualTo(2);

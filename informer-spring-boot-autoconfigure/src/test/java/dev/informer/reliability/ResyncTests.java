@@ -35,8 +35,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Resync (fault matrix rows 18 and 19): fabric8 replays its cache as updates every period
- * without asking the server, whether or not the watch has anything to say; the starter flags
- * them, times each cycle, and keeps cycling past listeners that fail.
+ * without asking the server, whether or not the watch has anything to say; the starter
+ * flags them, times each cycle, and keeps cycling past listeners that fail.
  */
 class ResyncTests {
 
@@ -46,8 +46,9 @@ class ResyncTests {
 
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS, "informer.resources.configmaps.resync-period=1s");
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
+				"informer.resources.configmaps.resync-period=1s");
 
 	@AfterEach
 	void stopServer() {
@@ -56,7 +57,12 @@ class ResyncTests {
 
 	@Test
 	void resyncEventsAreFlaggedAndTimedAndAListenerFailingOneCycleDoesNotStopTheNext() {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		this.runner.withBean(FailingFirstResync.class).run((context) -> {
@@ -64,13 +70,16 @@ class ResyncTests {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
-			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
-					&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
-			// the failing listener threw on both events of the first cycle, and only those
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> status.getResyncCount() >= 3
+						&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
+			// the failing listener threw on both events of the first cycle, and only
+			// those
 			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
 			assertThat(status.getListenerFailures()).isEqualTo(2);
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
-			// one real change; every other update replays the cache: same object as old and new
+			// one real change; every other update replays the cache: same object as old
+			// and new
 			assertThat(describe(updates.stream().filter((update) -> !update.isResync()).toList()))
 				.containsExactly("updated a 11");
 			List<ResourceUpdatedEvent<?>> resyncs = updates.stream().filter(ResourceUpdatedEvent::isResync).toList();
@@ -95,18 +104,24 @@ class ResyncTests {
 
 	@Test
 	void resyncFiresOnAWatchThatStaysQuietForSeveralPeriodsWithoutAskingTheServer() {
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "10"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> status.getResyncCount() >= 3
-					&& status.getEventCount(EventType.RESYNC) == 3 * status.getResyncCount());
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> status.getResyncCount() >= 3
+						&& status.getEventCount(EventType.RESYNC) == 3 * status.getResyncCount());
 			assertThat(informer.isWatching()).isTrue();
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
-			assertThat(updates).hasSizeGreaterThanOrEqualTo(9).allSatisfy((update) -> assertThat(update.isResync()).isTrue());
+			assertThat(updates).hasSizeGreaterThanOrEqualTo(9)
+				.allSatisfy((update) -> assertThat(update.isResync()).isTrue());
 			assertThat(describe(updates.subList(0, 9))).containsExactlyInAnyOrder("updated a 1 resync",
 					"updated b 2 resync", "updated c 3 resync", "updated a 1 resync", "updated b 2 resync",
 					"updated c 3 resync", "updated a 1 resync", "updated b 2 resync", "updated c 3 resync");

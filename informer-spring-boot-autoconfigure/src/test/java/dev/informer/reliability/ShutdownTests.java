@@ -43,9 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The context closes while changes are queued and a listener is busy (fault matrix row 25):
- * nothing is delivered once the context has closed, the queued changes are dropped, and
- * neither the starter nor the client it was given leaves a thread behind.
+ * The context closes while changes are queued and a listener is busy (fault matrix row
+ * 25): nothing is delivered once the context has closed, the queued changes are dropped,
+ * and neither the starter nor the client it was given leaves a thread behind.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ShutdownTests {
@@ -57,15 +57,16 @@ class ShutdownTests {
 	// a listener object handed to the context, rather than a bean it looks up
 	private final UpdateCounter registered = new UpdateCounter();
 
-	// the context owns (and closes) its client here, as Spring closes any AutoCloseable bean
+	// the context owns (and closes) its client here, as Spring closes any AutoCloseable
+	// bean
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 		.withBean(KubernetesClient.class, this.faults::newClient)
 		.withBean(SlowListener.class)
 		.withBean(RecordingListener.class)
 		.withInitializer((context) -> context.addApplicationListener(this.registered))
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS);
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
 	@AfterEach
 	void stopServer() {
@@ -82,8 +83,12 @@ class ShutdownTests {
 		for (int i = 0; i < 200; i++) {
 			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
 		}
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new)))
+			.once();
 		this.faults.watchBurst(watchPath(NS, "100"), burst);
 		Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
 		SlowListener[] slow = new SlowListener[1];
@@ -93,7 +98,8 @@ class ShutdownTests {
 			recording[0] = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
-			// the first update is in a listener that will not be hurried, 199 more are queued
+			// the first update is in a listener that will not be hurried, 199 more are
+			// queued
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 200);
 			assertThat(slow[0].calls).hasValue(1);
 			assertThat(recording[0].events()).hasSize(11).last().isInstanceOf(InformerSyncedEvent.class);
@@ -114,9 +120,10 @@ class ShutdownTests {
 	}
 
 	/**
-	 * Threads started since {@code before} that are still alive, except JVM-wide ones that
-	 * outlive any one client: fabric8's shared scheduler, the JDK HTTP client's selector
-	 * (which ends when its client is garbage collected), the mock server's and Awaitility's.
+	 * Threads started since {@code before} that are still alive, except JVM-wide ones
+	 * that outlive any one client: fabric8's shared scheduler, the JDK HTTP client's
+	 * selector (which ends when its client is garbage collected), the mock server's and
+	 * Awaitility's.
 	 */
 	private static List<String> leftBehind(Set<Thread> before) {
 		return Thread.getAllStackTraces()
@@ -132,7 +139,8 @@ class ShutdownTests {
 		String name = thread.getName();
 		return name.startsWith("CachedSingleThreadScheduler-") || name.matches("HttpClient-\\d+-SelectorManager")
 				|| name.startsWith("vert.x-") || name.startsWith("awaitility")
-				// the mock server schedules WebSocket messages on a pool per session it never
+				// the mock server schedules WebSocket messages on a pool per session it
+				// never
 				// shuts down; fabric8's client threads are daemons with a prefix
 				|| (name.matches("pool-\\d+-thread-\\d+") && !thread.isDaemon());
 	}

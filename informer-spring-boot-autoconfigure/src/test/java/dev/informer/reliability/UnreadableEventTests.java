@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A watch event whose object does not deserialize (fault matrix row 13, in part: a CRD
  * whose schema drifted from the class). fabric8 closes the watch with a
- * {@code WatcherException}; the starter's handler counts it and fabric8 relists. Replacing
- * an informer that fabric8 stopped is covered where that replacement lives.
+ * {@code WatcherException}; the starter's handler counts it and fabric8 relists.
+ * Replacing an informer that fabric8 stopped is covered where that replacement lives.
  */
 class UnreadableEventTests {
 
@@ -46,8 +46,8 @@ class UnreadableEventTests {
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS);
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
 	@AfterEach
 	void stopServer() {
@@ -73,7 +73,12 @@ class UnreadableEventTests {
 			.once()
 			.done()
 			.once();
-		this.faults.server().expect().get().withPath(relistPath(NS)).andReturn(200, list("20", cm(NS, "a", "12"), cm(NS, "d", "13"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "12"), cm(NS, "d", "13")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "e", "21")));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);

@@ -49,8 +49,8 @@ class WatchCloseTests {
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS);
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
 	@AfterEach
 	void stopServer() {
@@ -59,8 +59,14 @@ class WatchCloseTests {
 
 	@Test
 	void aStreamEndedAfterEventsResumesFromTheLastResourceVersionWithoutRelist() {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
-		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")), event("ADDED", cm(NS, "c", "12")));
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
+		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")),
+				event("ADDED", cm(NS, "c", "12")));
 		this.faults.watchStaysOpen(watchPath(NS, "12"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
@@ -80,8 +86,8 @@ class WatchCloseTests {
 			});
 			assertThat(seen).containsOnly(Status.UP);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "12"));
-			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
-					"added b 2", "updated a 11", "added c 12");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "updated a 11",
+					"added c 12");
 			assertThat(status.getRelistCount()).isZero();
 			assertThat(status.getLastResourceVersion()).isEqualTo("12");
 		});
@@ -89,23 +95,34 @@ class WatchCloseTests {
 
 	@Test
 	void aStreamClosedWithoutAnyMessageIsTreatedAsGoneAndRelistsOnce() {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
-		// what GKE does to a watch from a version it no longer has: closes at once, no message
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
+		// what GKE does to a watch from a version it no longer has: closes at once, no
+		// message
 		this.faults.watchCloses(watchPath(NS, "10"));
-		this.faults.server().expect().get().withPath(relistPath(NS)).andReturn(200, list("11", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("11", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "11"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "11")));
-			await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+			await().during(Duration.ofSeconds(2))
+				.atMost(Duration.ofSeconds(4))
 				.until(() -> status.getRelists().equals(Map.of("410", 1L)));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					watchPath(NS, "11"));
 			// the relist found the same versions: nothing to tell listeners
-			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
-					"added b 2");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2");
 			assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 			assertThat(status.getLastList().items()).isEqualTo(2);
 		});
@@ -114,8 +131,8 @@ class WatchCloseTests {
 	@Test
 	void aBookmarkAdvancesTheResourceVersionWithoutAnEventAndTheNextWatchResumesFromIt() {
 		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
-		this.faults.watchCloses(watchPath(NS, "10"),
-				event("BOOKMARK", new ConfigMapBuilder().withNewMetadata().withResourceVersion("15").endMetadata().build()));
+		this.faults.watchCloses(watchPath(NS, "10"), event("BOOKMARK",
+				new ConfigMapBuilder().withNewMetadata().withResourceVersion("15").endMetadata().build()));
 		this.faults.watchStaysOpen(watchPath(NS, "15"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
@@ -132,10 +149,15 @@ class WatchCloseTests {
 
 	@Test
 	void aReconnectReplayingAddedForKnownObjectsDeliversNoDuplicates() {
-		// the mock's CRUD mode (like a watch without resourceVersion) opens every watch with
+		// the mock's CRUD mode (like a watch without resourceVersion) opens every watch
+		// with
 		// ADDED for each stored object; here each reconnect replays the cache in that way
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("3", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("3", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
+			.once();
 		this.faults.watchCloses(watchPath(NS, "3"), event("ADDED", cm(NS, "a", "1")), event("ADDED", cm(NS, "b", "2")),
 				event("ADDED", cm(NS, "c", "3")));
 		// b changed meanwhile: its replay carries the new version
@@ -150,10 +172,13 @@ class WatchCloseTests {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(15))
-				.until(() -> this.faults.paths().stream().filter((path) -> path.equals(watchPath(NS, "4"))).count() == 4);
+				.until(() -> this.faults.paths()
+					.stream()
+					.filter((path) -> path.equals(watchPath(NS, "4")))
+					.count() == 4);
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
-			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1",
-					"added b 2", "added c 3", "updated b 4");
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
+					"updated b 4");
 			assertThat(this.faults.paths()).filteredOn((path) -> !isWatch(path)).containsExactly(listPath(NS));
 			assertThat(status.getRelistCount()).isZero();
 		});

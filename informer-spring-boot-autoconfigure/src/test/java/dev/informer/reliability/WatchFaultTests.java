@@ -38,8 +38,8 @@ class WatchFaultTests {
 	private static final String LIST = "/api/v1/namespaces/faults/configmaps?resourceVersion=0";
 
 	/**
-	 * After 410 fabric8 lists without resourceVersion=0: a consistent read from etcd, not the
-	 * watch cache that just expired.
+	 * After 410 fabric8 lists without resourceVersion=0: a consistent read from etcd, not
+	 * the watch cache that just expired.
 	 */
 	private static final String RELIST = "/api/v1/namespaces/faults/configmaps";
 
@@ -64,8 +64,18 @@ class WatchFaultTests {
 
 	@Test
 	void watchError410RelistsAndDeliversOnlyRealDifferences() {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"), cm("b", "2"), cm("c", "3"))).once();
-		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("20", cm("a", "1"), cm("b", "5"), cm("d", "11"))).always();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(LIST)
+			.andReturn(200, list("10", cm("a", "1"), cm("b", "2"), cm("c", "3")))
+			.once();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath(RELIST)
+			.andReturn(200, list("20", cm("a", "1"), cm("b", "5"), cm("d", "11")))
+			.always();
 		this.mock.server()
 			.expect()
 			.get()
@@ -73,23 +83,24 @@ class WatchFaultTests {
 			.andUpgradeToWebSocket()
 			.open()
 			.waitFor(200)
-			.andEmit(new WatchEvent(new StatusBuilder().withCode(410).withReason("Expired").withMessage("too old").build(),
-					"ERROR"))
+			.andEmit(new WatchEvent(
+					new StatusBuilder().withCode(410).withReason("Expired").withMessage("too old").build(), "ERROR"))
 			.done()
 			.once();
 		this.mock.server().expect().get().withPath(watch("20")).andUpgradeToWebSocket().open().done().always();
 		this.runner().run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
-			await().atMost(Duration.ofSeconds(20)).until(() -> status.getRelists().getOrDefault("410", 0L) == 1
-					&& listener.resourceEvents().size() == 6);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> status.getRelists().getOrDefault("410", 0L) == 1 && listener.resourceEvents().size() == 6);
 			List<ResourceEvent<?>> afterSync = listener.resourceEvents().subList(3, 6);
 			assertThat(afterSync).extracting((event) -> event.getClass().getSimpleName() + " " + event.getName())
 				.containsExactlyInAnyOrder("ResourceUpdatedEvent b", "ResourceAddedEvent d", "ResourceDeletedEvent c");
 			assertThat(listener.events(ResourceDeletedEvent.class)).singleElement()
 				.satisfies((deleted) -> assertThat(deleted.isFinalStateUnknown()).isTrue());
 			assertThat(listener.events(ResourceUpdatedEvent.class)).singleElement()
-				.satisfies((updated) -> assertThat(updated.getOldResource().getMetadata().getResourceVersion()).isEqualTo("2"));
+				.satisfies((updated) -> assertThat(updated.getOldResource().getMetadata().getResourceVersion())
+					.isEqualTo("2"));
 			assertThat(listener.events(InformerSyncedEvent.class)).hasSize(1);
 			assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 				.containsExactly("a", "b", "c", "d");
@@ -109,7 +120,11 @@ class WatchFaultTests {
 	}
 
 	static io.fabric8.kubernetes.api.model.ConfigMapList list(String resourceVersion, ConfigMap... items) {
-		return new ConfigMapListBuilder().withNewMetadata().withResourceVersion(resourceVersion).endMetadata().withItems(items).build();
+		return new ConfigMapListBuilder().withNewMetadata()
+			.withResourceVersion(resourceVersion)
+			.endMetadata()
+			.withItems(items)
+			.build();
 	}
 
 }

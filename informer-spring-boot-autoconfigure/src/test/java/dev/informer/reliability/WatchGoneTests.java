@@ -44,10 +44,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The watch's resourceVersion expired (410 Gone) in the ways row 4 ({@code WatchFaultTests})
- * does not cover: as the HTTP status of the watch request (row 5), with a relist that fails
- * before it succeeds (row 6), and after objects were deleted while the watch was down
- * (row 22, the mock half; the real server replays deletions it still has).
+ * The watch's resourceVersion expired (410 Gone) in the ways row 4
+ * ({@code WatchFaultTests}) does not cover: as the HTTP status of the watch request (row
+ * 5), with a relist that fails before it succeeds (row 6), and after objects were deleted
+ * while the watch was down (row 22, the mock half; the real server replays deletions it
+ * still has).
  */
 class WatchGoneTests {
 
@@ -57,8 +58,8 @@ class WatchGoneTests {
 
 	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
 		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + NS);
+		.withPropertyValues("informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
 	@AfterEach
 	void stopServer() {
@@ -67,7 +68,8 @@ class WatchGoneTests {
 
 	@Test
 	void goneAsTheHttpStatusOfTheWebSocketUpgradeRelistsLikeAGoneEvent() {
-		// fabric8 fails the watch's start: the 410 reaches the informer's exception handler
+		// fabric8 fails the watch's start: the 410 reaches the informer's exception
+		// handler
 		expectRowFourScenario();
 		this.runner.run((context) -> {
 			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
@@ -78,18 +80,38 @@ class WatchGoneTests {
 
 	@Test
 	void goneAsTheHttpStatusOfAPlainHttpWatchRelistsLikeAGoneEvent() {
-		// with HTTP watches fabric8 turns the status into a Gone close, as for an ERROR event
+		// with HTTP watches fabric8 turns the status into a Gone close, as for an ERROR
+		// event
 		this.faults.close();
 		this.faults = FaultServer.withHttpWatches();
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
-		this.faults.server().expect().get().withPath(watchPath(NS, "10")).andReturn(410, status(410, "Expired", "too old")).once();
-		this.faults.server().expect().get().withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(watchPath(NS, "10"))
+			.andReturn(410, status(410, "Expired", "too old"))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
+			.once();
 		// an HTTP watch whose body comes only when the test is over
-		this.faults.server().expect().get().delay(30, TimeUnit.SECONDS).withPath(watchPath(NS, "20"))
-			.andReturn(200, Serialization.asJson(event("BOOKMARK", new ConfigMapBuilder().withNewMetadata()
-				.withResourceVersion("20").endMetadata().build())) + "\n")
+		this.faults.server()
+			.expect()
+			.get()
+			.delay(30, TimeUnit.SECONDS)
+			.withPath(watchPath(NS, "20"))
+			.andReturn(200,
+					Serialization.asJson(event("BOOKMARK",
+							new ConfigMapBuilder().withNewMetadata().withResourceVersion("20").endMetadata().build()))
+							+ "\n")
 			.always();
 		this.runner.run((context) -> {
 			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
@@ -99,19 +121,35 @@ class WatchGoneTests {
 	}
 
 	private void expectRowFourScenario() {
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
-		this.faults.server().expect().get().withPath(watchPath(NS, "10")).andReturn(410, status(410, "Expired", "too old")).once();
-		this.faults.server().expect().get().withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(watchPath(NS, "10"))
+			.andReturn(410, status(410, "Expired", "too old"))
+			.once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 	}
 
 	private Watch assertRowFourOutcome(RecordingListener listener, ResourceInformer<?> informer) {
 		Watch status = informer.getWatches().get(0);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
-		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 6);
-		assertThat(describe(listener.resourceEvents().subList(0, 3))).containsExactly("added a 1", "added b 2", "added c 3");
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> listener.resourceEvents().size() == 6);
+		assertThat(describe(listener.resourceEvents().subList(0, 3))).containsExactly("added a 1", "added b 2",
+				"added c 3");
 		// no event for a, whose version did not change
 		assertThat(describe(listener.resourceEvents().subList(3, 6))).containsExactlyInAnyOrder("updated b 5",
 				"added d 11", "deleted c 3 unknown");
@@ -125,28 +163,45 @@ class WatchGoneTests {
 
 	@Test
 	void aRelistThatFailsTwiceKeepsTheOldCacheAndThenDeliversEachChangeOnce() {
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
+			.once();
 		this.faults.watchCloses(watchPath(NS, "10"), gone());
-		this.faults.server().expect().get().withPath(relistPath(NS))
-			.andReturn(500, status(500, "InternalError", "etcd leader changed")).times(2);
-		this.faults.server().expect().get().withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(500, status(500, "InternalError", "etcd leader changed"))
+			.times(2);
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.runner.withBean(CacheOnStateChange.class).run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
-			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 6);
+			await().during(Duration.ofMillis(500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> listener.resourceEvents().size() == 6);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					relistPath(NS), relistPath(NS), watchPath(NS, "20"));
-			// what the application read from the cache at each state change until the relist
-			// succeeded (a sample of the closed watch may add RECONNECTING before RELISTING)
+			// what the application read from the cache at each state change until the
+			// relist
+			// succeeded (a sample of the closed watch may add RECONNECTING before
+			// RELISTING)
 			List<String> snapshots = context.getBean(CacheOnStateChange.class).snapshots;
 			assertThat(snapshots.get(0)).isEqualTo("WATCHING a@1 b@2 c@3");
-			assertThat(snapshots.subList(1, snapshots.size() - 1)).contains("RELISTING a@1 b@2 c@3",
-					"RECONNECTING a@1 b@2 c@3").allSatisfy((snapshot) -> assertThat(snapshot).endsWith(" a@1 b@2 c@3"));
+			assertThat(snapshots.subList(1, snapshots.size() - 1))
+				.contains("RELISTING a@1 b@2 c@3", "RECONNECTING a@1 b@2 c@3")
+				.allSatisfy((snapshot) -> assertThat(snapshot).endsWith(" a@1 b@2 c@3"));
 			assertThat(snapshots.get(snapshots.size() - 1)).isEqualTo("WATCHING a@1 b@5 d@11");
 			assertThat(describe(listener.resourceEvents().subList(3, 6))).containsExactlyInAnyOrder("updated b 5",
 					"added d 11", "deleted c 3 unknown");
@@ -162,23 +217,36 @@ class WatchGoneTests {
 
 	@Test
 	void anObjectDeletedWhileTheWatchWasDownIsDeletedWithFinalStateUnknownAfterTheRelist() {
-		this.faults.server().expect().get().withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"))).once();
-		// the connection ends after one change; meanwhile b is deleted and the history compacted
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(listPath(NS))
+			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
+			.once();
+		// the connection ends after one change; meanwhile b is deleted and the history
+		// compacted
 		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		this.faults.watchCloses(watchPath(NS, "11"), gone());
-		this.faults.server().expect().get().withPath(relistPath(NS)).andReturn(200, list("30", cm(NS, "a", "11"))).once();
+		this.faults.server()
+			.expect()
+			.get()
+			.withPath(relistPath(NS))
+			.andReturn(200, list("30", cm(NS, "a", "11")))
+			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.run((context) -> {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "30")));
-			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> listener.resourceEvents().size() == 4);
+			await().during(Duration.ofMillis(500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "updated a 11",
 					"deleted b 2 unknown");
 			// the deleted event carries the last state the cache had
 			assertThat(listener.events(ResourceDeletedEvent.class)).singleElement()
-				.satisfies((deleted) -> assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value", "v2"));
+				.satisfies((deleted) -> assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value",
+						"v2"));
 			assertThat(informer.getWatches().get(0).getRelists()).isEqualTo(Map.of("410", 1L));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "11"),
 					relistPath(NS), watchPath(NS, "30"));

@@ -19,10 +19,10 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 
 /**
- * A listener that takes a permit per resource event, so a test decides how far behind it is,
- * and checks what it receives against what it has seen: an add only for an object it does
- * not have, an update whose old state is the one it last saw, a delete only for an object it
- * has; never two calls at once, and never an interrupt.
+ * A listener that takes a permit per resource event, so a test decides how far behind it
+ * is, and checks what it receives against what it has seen: an add only for an object it
+ * does not have, an update whose old state is the one it last saw, a delete only for an
+ * object it has; never two calls at once, and never an interrupt.
  */
 final class GatedListener implements ApplicationListener<ApplicationEvent> {
 

@@ -15,8 +15,8 @@ import dev.informer.test.TestResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The cap on concurrent initial lists: tasks beyond it wait for a release, in order, and every
- * watch of a capped start still syncs.
+ * The cap on concurrent initial lists: tasks beyond it wait for a release, in order, and
+ * every watch of a capped start still syncs.
  */
 class ListPermitsTests {
 
@@ -56,8 +56,8 @@ class ListPermitsTests {
 				namespaces.add("capped-" + i);
 				mock.client().configMaps().resource(TestResources.configMap("capped-" + i, "cm", "v")).create();
 			}
-			ResourceInformer<ConfigMap> informer = TestWatches.configMaps(Clock.systemUTC(), new InformerEventPublisher(),
-					Duration.ZERO, namespaces.toArray(String[]::new));
+			ResourceInformer<ConfigMap> informer = TestWatches.configMaps(Clock.systemUTC(),
+					new InformerEventPublisher(), Duration.ZERO, namespaces.toArray(String[]::new));
 			ListPermits permits = new ListPermits(2);
 			try {
 				informer.start(mock.client(), List.of(), permits).get(30, TimeUnit.SECONDS);

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A relist while listeners are behind: several queued changes of one object, a delete among
- * them, an event in a listener's hands. Whatever the listeners were doing, each change
- * reaches each listener once, in order, one call at a time, and never interrupted.
+ * A relist while listeners are behind: several queued changes of one object, a delete
+ * among them, an event in a listener's hands. Whatever the listeners were doing, each
+ * change reaches each listener once, in order, one call at a time, and never interrupted.
  */
 class RelistDuringBacklogTests {
 
@@ -67,7 +67,8 @@ class RelistDuringBacklogTests {
 		awaitQuiet();
 		assertThat(this.slow.violations()).noneMatch((violation) -> violation.startsWith("interrupted"));
 		// the event the slow listener had in hand reaches the listener after it
-		assertThat(this.fast.received()).containsSubsequence("Added e@" + version("e", 0), "Updated e@" + version("e", 1));
+		assertThat(this.fast.received()).containsSubsequence("Added e@" + version("e", 0),
+				"Updated e@" + version("e", 1));
 		assertThat(this.fast.received()).isEqualTo(this.slow.received());
 	}
 
@@ -125,8 +126,8 @@ class RelistDuringBacklogTests {
 
 	/**
 	 * Two objects are listed; then, with the slow listener holding back: e is added and
-	 * updated, a updated, b deleted, d added and deleted. The slow listener takes the add of
-	 * e and holds the update of e when the relist is asked for.
+	 * updated, a updated, b deleted, d added and deleted. The slow listener takes the add
+	 * of e and holds the update of e when the relist is asked for.
 	 */
 	private void relistWhileBehind() throws Exception {
 		create("a");
@@ -143,11 +144,11 @@ class RelistDuringBacklogTests {
 		this.slow.allow(1);
 		await().until(() -> this.slow.isWaiting() && this.slow.received().size() == 3);
 		CompletableFuture<CompletableFuture<Void>> asked = CompletableFuture.supplyAsync(() -> this.informer.relist());
-		// held until the new informer has listed: whatever it delivers meanwhile must wait
+		// held until the new informer has listed: whatever it delivers meanwhile must
+		// wait
 		// for the event in the slow listener's hands
 		Watch status = this.informer.getWatches().get(0);
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> asked.isDone() && status.getLastResourceVersion() != null);
+		await().atMost(Duration.ofSeconds(30)).until(() -> asked.isDone() && status.getLastResourceVersion() != null);
 		CompletableFuture<Void> relisted = asked.get();
 		this.slow.open();
 		relisted.get(30, TimeUnit.SECONDS);
@@ -211,14 +212,16 @@ class RelistDuringBacklogTests {
 			.list()
 			.getItems()
 			.stream()
-			.collect(Collectors.toMap((cm) -> cm.getMetadata().getName(), (cm) -> cm.getMetadata().getResourceVersion()));
+			.collect(Collectors.toMap((cm) -> cm.getMetadata().getName(),
+					(cm) -> cm.getMetadata().getResourceVersion()));
 	}
 
 	private Map<String, String> cachedState() {
 		return this.informer.getCache()
 			.list()
 			.stream()
-			.collect(Collectors.toMap((cm) -> cm.getMetadata().getName(), (cm) -> cm.getMetadata().getResourceVersion()));
+			.collect(Collectors.toMap((cm) -> cm.getMetadata().getName(),
+					(cm) -> cm.getMetadata().getResourceVersion()));
 	}
 
 }

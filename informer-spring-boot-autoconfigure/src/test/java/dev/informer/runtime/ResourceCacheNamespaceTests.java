@@ -21,10 +21,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@link ResourceCache#list(String)} reads only the objects of the namespace asked for, both
- * for an informer of all namespaces (through fabric8's namespace index) and for one of
- * several namespaces (through that namespace's own watch). Each cached object's metadata
- * counts the reads the test thread makes of it, so a scan of the whole cache shows.
+ * {@link ResourceCache#list(String)} reads only the objects of the namespace asked for,
+ * both for an informer of all namespaces (through fabric8's namespace index) and for one
+ * of several namespaces (through that namespace's own watch). Each cached object's
+ * metadata counts the reads the test thread makes of it, so a scan of the whole cache
+ * shows.
  */
 class ResourceCacheNamespaceTests {
 
@@ -32,8 +33,8 @@ class ResourceCacheNamespaceTests {
 
 	private final MockApiServer mock = MockApiServer.crud();
 
-	private final Map<String, AtomicInteger> reads = Map.of("ns-a", new AtomicInteger(), "ns-b",
-			new AtomicInteger(), "ns-c", new AtomicInteger());
+	private final Map<String, AtomicInteger> reads = Map.of("ns-a", new AtomicInteger(), "ns-b", new AtomicInteger(),
+			"ns-c", new AtomicInteger());
 
 	private final Thread testThread = Thread.currentThread();
 

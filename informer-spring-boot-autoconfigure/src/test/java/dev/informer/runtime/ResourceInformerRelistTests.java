@@ -33,10 +33,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A relist replaces the fabric8 informer by one seeded with what listeners have seen and
- * delivers only the differences. The mock server answers the relist's list (which, unlike the
- * first list, is not served from the watch cache) with changes no watch reported. Watches are
- * expectations rather than CRUD watches: the mock stalls for 10 s when a client closes a CRUD
- * watch, which a relist does.
+ * delivers only the differences. The mock server answers the relist's list (which, unlike
+ * the first list, is not served from the watch cache) with changes no watch reported.
+ * Watches are expectations rather than CRUD watches: the mock stalls for 10 s when a
+ * client closes a CRUD watch, which a relist does.
  */
 class ResourceInformerRelistTests {
 
@@ -59,7 +59,8 @@ class ResourceInformerRelistTests {
 		ConfigMap kept = create("kept", "1");
 		ConfigMap changed = create("changed", "1");
 		ConfigMap vanished = create("vanished", "1");
-		// resourceVersions are opaque to fabric8, which only compares them; lists carry the
+		// resourceVersions are opaque to fabric8, which only compares them; lists carry
+		// the
 		// server's version, so that watches resume from it
 		String serverVersion = vanished.getMetadata().getResourceVersion();
 		ConfigMap later = withVersion(TestResources.configMap("relist", "later", "1"), serverVersion + "-later");
@@ -73,11 +74,12 @@ class ResourceInformerRelistTests {
 			.expect()
 			.get()
 			.withPath("/api/v1/namespaces/relist/configmaps")
-			.andReturn(200, new ConfigMapListBuilder().withNewMetadata()
-				.withResourceVersion(serverVersion)
-				.endMetadata()
-				.withItems(kept, changedLater, born)
-				.build())
+			.andReturn(200,
+					new ConfigMapListBuilder().withNewMetadata()
+						.withResourceVersion(serverVersion)
+						.endMetadata()
+						.withItems(kept, changedLater, born)
+						.build())
 			.once();
 		this.events.clear();
 		this.informer.relist().get(10, TimeUnit.SECONDS);
@@ -133,14 +135,15 @@ class ResourceInformerRelistTests {
 		var session = this.mock.server()
 			.expect()
 			.get()
-			.withPath("/api/v1/namespaces/relist/configmaps?allowWatchBookmarks=true&resourceVersion="
-					+ resourceVersion + "&timeoutSeconds=600&watch=true")
+			.withPath("/api/v1/namespaces/relist/configmaps?allowWatchBookmarks=true&resourceVersion=" + resourceVersion
+					+ "&timeoutSeconds=600&watch=true")
 			.andUpgradeToWebSocket()
 			.open();
 		for (WatchEvent event : events) {
 			session = session.waitFor(100).andEmit(event);
 		}
-		// the mock closes a session once nothing more is expected: expect a message never sent
+		// the mock closes a session once nothing more is expected: expect a message never
+		// sent
 		var expectation = session.expect("never sent")
 			.andEmit(new WatchEvent(TestResources.configMap("relist", "unused", "x"), "BOOKMARK"))
 			.once()

@@ -17,8 +17,8 @@ import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 
 /**
- * Builds informers that are never started and drives their watch statuses by hand, for tests
- * of what reads them (health, metrics, endpoint).
+ * Builds informers that are never started and drives their watch statuses by hand, for
+ * tests of what reads them (health, metrics, endpoint).
  */
 public final class TestWatches {
 

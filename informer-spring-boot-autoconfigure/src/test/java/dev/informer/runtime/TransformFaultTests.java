@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A customizer's transform that throws on some objects: the object is cached and delivered as
- * it was before the failing transform, the failure is reported, and the informer goes on (on
- * a watch event, in the initial list and in a relist alike).
+ * A customizer's transform that throws on some objects: the object is cached and
+ * delivered as it was before the failing transform, the failure is reported, and the
+ * informer goes on (on a watch event, in the initial list and in a relist alike).
  */
 class TransformFaultTests {
 
@@ -53,8 +53,7 @@ class TransformFaultTests {
 		start();
 		create("poison");
 		create("fine");
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.listener.events(ResourceAddedEvent.class).size() == 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.listener.events(ResourceAddedEvent.class).size() == 2);
 		assertThat(this.listener.resourceEvents()).extracting(ResourceEvent::getName).containsExactly("poison", "fine");
 		assertThat(this.informer.getCache().get(NAMESPACE, "fine").orElseThrow().getMetadata().getLabels())
 			.containsEntry("transformed", "true");

@@ -10,9 +10,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 
 /**
- * The set-up most tests share: a context runner with the informer auto-configuration and a
- * client of the test's (mock or real) API server, which the context must not close. A test
- * class adds what it varies: listeners, properties, other auto-configurations.
+ * The set-up most tests share: a context runner with the informer auto-configuration and
+ * a client of the test's (mock or real) API server, which the context must not close. A
+ * test class adds what it varies: listeners, properties, other auto-configurations.
  */
 public final class InformerContexts {
 

@@ -88,8 +88,8 @@ public class InvariantListener {
 	void on(ResourceEvent<?> event) {
 		if (this.maxDelayNanos > 0) {
 			// the listener's work; fabric8 queues later changes meanwhile
-			LockSupport.parkNanos(this.minDelayNanos
-					+ (long) (this.random.nextDouble() * (this.maxDelayNanos - this.minDelayNanos)));
+			LockSupport.parkNanos(
+					this.minDelayNanos + (long) (this.random.nextDouble() * (this.maxDelayNanos - this.minDelayNanos)));
 		}
 		apply(event);
 	}
@@ -134,7 +134,8 @@ public class InvariantListener {
 						+ ", a state this listener did not last see (" + last + "): " + event);
 			}
 			if (!deleted.isFinalStateUnknown()) {
-				// a delete may carry the object's last state (same resourceVersion) or a newer one
+				// a delete may carry the object's last state (same resourceVersion) or a
+				// newer one
 				checkOrder(key, event, true);
 			}
 		}
@@ -143,8 +144,8 @@ public class InvariantListener {
 			this.violations.set(i, this.violations.get(i) + " (earlier for this object: "
 					+ ((seen.size() > 10) ? "..., " + seen.subList(seen.size() - 10, seen.size()) : seen) + ")");
 		}
-		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " "
-				+ version + (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
+		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " " + version
+				+ (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
 						? " (final state unknown)" : ""));
 	}
 
@@ -158,9 +159,10 @@ public class InvariantListener {
 
 	/**
 	 * Wait until this listener's view equals the server's state, then check that no event
-	 * violated the invariant. Once a violation has happened, it waits only until the listener
-	 * has been idle for a while, so that the failure names both the violations and each object
-	 * on which the view and the server still differ (for example a delete never delivered).
+	 * violated the invariant. Once a violation has happened, it waits only until the
+	 * listener has been idle for a while, so that the failure names both the violations
+	 * and each object on which the view and the server still differ (for example a delete
+	 * never delivered).
 	 * @param serverState the server's state (key to resourceVersion), read on each poll
 	 * @param seed how to rerun the test, for the failure message
 	 * @param atMost how long the listener may take to catch up
@@ -178,8 +180,9 @@ public class InvariantListener {
 	}
 
 	/**
-	 * Wait until this listener's view equals the server's state or, once the invariant has
-	 * been violated, until the listener has been idle for a while; at most {@code atMost}.
+	 * Wait until this listener's view equals the server's state or, once the invariant
+	 * has been violated, until the listener has been idle for a while; at most
+	 * {@code atMost}.
 	 * @param serverState the server's state (key to resourceVersion), read on each poll
 	 * @param atMost how long to wait at most
 	 */

@@ -19,9 +19,9 @@ import org.apache.commons.logging.LogFactory;
 /**
  * fabric8's mock API server in CRUD mode (expectations take precedence), with a client.
  * <p>
- * Used instead of {@code @EnableKubernetesMockClient} because the Vert.x 5 server behind it
- * waits up to 10 s for every WebSocket to answer its Close frame on shutdown and then throws
- * "Unable to close MockWebServer" (fabric8 kubernetes-client PR 8131 discusses the
+ * Used instead of {@code @EnableKubernetesMockClient} because the Vert.x 5 server behind
+ * it waits up to 10 s for every WebSocket to answer its Close frame on shutdown and then
+ * throws "Unable to close MockWebServer" (fabric8 kubernetes-client PR 8131 discusses the
  * behaviour change); a test class's teardown must not fail a run for that.
  */
 public final class MockApiServer implements AutoCloseable {
@@ -41,12 +41,12 @@ public final class MockApiServer implements AutoCloseable {
 	 * Start a CRUD-mode server that also answers expectations.
 	 * @return the server
 	 */
-	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
+	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context
+										// the same way
 	public static MockApiServer crud() {
 		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-		KubernetesMockServer server = new KubernetesMockServer(
-				new Context(Serialization.jsonMapper()), new MockWebServer(), responses,
-				new KubernetesMixedDispatcher(responses), false);
+		KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
+				new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
 		server.init();
 		return new MockApiServer(server);
 	}
@@ -62,7 +62,8 @@ public final class MockApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Answer discovery of the core group with ConfigMaps, for servers in expectations mode.
+	 * Answer discovery of the core group with ConfigMaps, for servers in expectations
+	 * mode.
 	 * @return this server
 	 */
 	public MockApiServer withCoreDiscovery() {
@@ -79,13 +80,14 @@ public final class MockApiServer implements AutoCloseable {
 		this.server.expect()
 			.get()
 			.withPath("/api/v1")
-			.andReturn(200, new APIResourceListBuilder().withGroupVersion("v1")
-				.addNewResource()
-				.withName(plural)
-				.withKind(kind)
-				.withNamespaced(true)
-				.endResource()
-				.build())
+			.andReturn(200,
+					new APIResourceListBuilder().withGroupVersion("v1")
+						.addNewResource()
+						.withName(plural)
+						.withKind(kind)
+						.withNamespaced(true)
+						.endResource()
+						.build())
 			.always();
 		return this;
 	}

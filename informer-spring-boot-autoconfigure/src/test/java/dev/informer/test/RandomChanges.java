@@ -48,7 +48,9 @@ public final class RandomChanges {
 			int dice = this.random.nextInt(10);
 			try {
 				if (!present) {
-					this.client.configMaps().resource(TestResources.configMap(this.namespace, name, "v" + step)).create();
+					this.client.configMaps()
+						.resource(TestResources.configMap(this.namespace, name, "v" + step))
+						.create();
 					this.exists.put(name, true);
 				}
 				else if (dice < 7) {
@@ -67,8 +69,10 @@ public final class RandomChanges {
 				if (ex.getCode() != 409 && ex.getCode() != 404) {
 					throw new IllegalStateException("Change " + step + " on " + name + " failed", ex);
 				}
-				// fabric8's HTTP layer retries a request whose response was slow or lost; when the
-				// first attempt was applied, the retry answers 409 or 404. The server knows what
+				// fabric8's HTTP layer retries a request whose response was slow or lost;
+				// when the
+				// first attempt was applied, the retry answers 409 or 404. The server
+				// knows what
 				// happened, and the invariant only compares listeners with the server.
 				this.exists.put(name,
 						this.client.configMaps().inNamespace(this.namespace).withName(name).get() != null);
@@ -86,17 +90,20 @@ public final class RandomChanges {
 		for (int i = 0; i < this.objects; i++) {
 			String name = "obj-" + i;
 			if (!this.exists.getOrDefault(name, false)) {
-				change(name, () -> this.client.configMaps()
-					.resource(TestResources.configMap(this.namespace, name, "c0"))
-					.create(), true);
+				change(name,
+						() -> this.client.configMaps()
+							.resource(TestResources.configMap(this.namespace, name, "c0"))
+							.create(),
+						true);
 			}
 		}
 	}
 
 	/**
-	 * Change {@code size} distinct random objects as fast as the server answers: create the
-	 * absent ones, update the present ones, then delete every second one of them, so that a
-	 * listener that is behind has several changes of one object queued, ending in a delete.
+	 * Change {@code size} distinct random objects as fast as the server answers: create
+	 * the absent ones, update the present ones, then delete every second one of them, so
+	 * that a listener that is behind has several changes of one object queued, ending in
+	 * a delete.
 	 * @param size the number of objects, at most the number this stream changes
 	 */
 	public void burst(int size) {
@@ -115,9 +122,11 @@ public final class RandomChanges {
 				}), true);
 			}
 			else {
-				change(name, () -> this.client.configMaps()
-					.resource(TestResources.configMap(this.namespace, name, "b0"))
-					.create(), true);
+				change(name,
+						() -> this.client.configMaps()
+							.resource(TestResources.configMap(this.namespace, name, "b0"))
+							.create(),
+						true);
 			}
 		}
 		for (int i = 1; i < chosen.size(); i += 2) {
@@ -136,8 +145,7 @@ public final class RandomChanges {
 				throw new IllegalStateException("Change of " + name + " failed", ex);
 			}
 			// a retried write whose first attempt was applied, as in run()
-			this.exists.put(name,
-					this.client.configMaps().inNamespace(this.namespace).withName(name).get() != null);
+			this.exists.put(name, this.client.configMaps().inNamespace(this.namespace).withName(name).get() != null);
 		}
 	}
 

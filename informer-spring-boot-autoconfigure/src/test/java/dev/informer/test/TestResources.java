@@ -84,17 +84,19 @@ public final class TestResources {
 			.customResourceDefinitions()
 			.withName(plural + ".example.com")
 			// the status exists before its conditions do
-			.waitUntilCondition((crd) -> crd != null && crd.getStatus() != null
-					&& crd.getStatus().getConditions() != null && crd.getStatus()
-						.getConditions()
-						.stream()
-						.anyMatch((condition) -> "Established".equals(condition.getType())
-								&& "True".equals(condition.getStatus())),
+			.waitUntilCondition(
+					(crd) -> crd != null && crd.getStatus() != null && crd.getStatus().getConditions() != null
+							&& crd.getStatus()
+								.getConditions()
+								.stream()
+								.anyMatch((condition) -> "Established".equals(condition.getType())
+										&& "True".equals(condition.getStatus())),
 					60, TimeUnit.SECONDS);
 	}
 
 	/**
-	 * Grant a user list and watch on ConfigMaps in a namespace (a Role and a RoleBinding).
+	 * Grant a user list and watch on ConfigMaps in a namespace (a Role and a
+	 * RoleBinding).
 	 */
 	public static void grantConfigMapAccess(KubernetesClient admin, String user, String namespace) {
 		admin.rbac()

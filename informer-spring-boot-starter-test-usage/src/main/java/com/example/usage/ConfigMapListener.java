@@ -11,8 +11,8 @@ import org.springframework.stereotype.Component;
 import dev.informer.event.ResourceAddedEvent;
 
 /**
- * Remembers the ConfigMaps it was told about, standing in for what an application does with
- * them.
+ * Remembers the ConfigMaps it was told about, standing in for what an application does
+ * with them.
  */
 @Component
 public class ConfigMapListener {

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The informer project's rule for its own real-server tests, not something a user needs:
- * skipped where the kube-apiserver binaries are not installed (in {@code ~/.kubeapitest/k8s},
- * or {@code $KUBEAPITEST_DIR/k8s}), unless {@code INFORMER_REQUIRE_APISERVER=true}, where the
- * test runs and fails with the test starter's message.
+ * skipped where the kube-apiserver binaries are not installed (in
+ * {@code ~/.kubeapitest/k8s}, or {@code $KUBEAPITEST_DIR/k8s}), unless
+ * {@code INFORMER_REQUIRE_APISERVER=true}, where the test runs and fails with the test
+ * starter's message.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -33,12 +33,13 @@ import dev.informer.event.ResourceUpdatedEvent;
  * listeners receive them, for assertions that wait instead of sleeping:
  * <pre class="code">
  * assertThat(events).receivedAdded("configmaps", "default", "x");
- * </pre>
- * {@link InformerTest @InformerTest} registers one; elsewhere declare it as a bean.
+ * </pre> {@link InformerTest @InformerTest} registers one; elsewhere declare it as a
+ * bean.
  * <p>
  * As a bean, it records each event after the context's other listeners of the same order
  * (by default all of them) handled it, so once an assertion has seen an event, what the
- * application's {@code @EventListener} methods did with it can be asserted without waiting.
+ * application's {@code @EventListener} methods did with it can be asserted without
+ * waiting.
  *
  * @see InformerEventsAssert
  */
@@ -46,8 +47,9 @@ public class InformerEvents implements SmartApplicationListener, ApplicationCont
 		AssertProvider<InformerEventsAssert> {
 
 	/**
-	 * How long assertions wait unless told otherwise: long enough for a real API server on a
-	 * busy CI machine, short enough to fail a test that will never pass in reasonable time.
+	 * How long assertions wait unless told otherwise: long enough for a real API server
+	 * on a busy CI machine, short enough to fail a test that will never pass in
+	 * reasonable time.
 	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -58,8 +60,8 @@ public class InformerEvents implements SmartApplicationListener, ApplicationCont
 	private @Nullable ApplicationContext context;
 
 	/**
-	 * Create an instance that knows no informer names, so {@link #awaitSynced()} waits for
-	 * none.
+	 * Create an instance that knows no informer names, so {@link #awaitSynced()} waits
+	 * for none.
 	 */
 	public InformerEvents() {
 		this(Set.of());
@@ -121,7 +123,8 @@ public class InformerEvents implements SmartApplicationListener, ApplicationCont
 		List<ResourceEvent<?>> matching = new ArrayList<>();
 		for (ApplicationEvent event : this.events) {
 			if (event instanceof ResourceEvent<?> resourceEvent && informer.equals(resourceEvent.getInformerName())
-					&& Objects.equals(namespace, resourceEvent.getNamespace()) && name.equals(resourceEvent.getName())) {
+					&& Objects.equals(namespace, resourceEvent.getNamespace())
+					&& name.equals(resourceEvent.getName())) {
 				matching.add(resourceEvent);
 			}
 		}
@@ -141,8 +144,8 @@ public class InformerEvents implements SmartApplicationListener, ApplicationCont
 
 	/**
 	 * Wait until every informer of the context has synced, for {@link #DEFAULT_TIMEOUT}.
-	 * Only needed with {@code informer.startup.wait-for-sync=false}: otherwise the context
-	 * starts after the informers synced.
+	 * Only needed with {@code informer.startup.wait-for-sync=false}: otherwise the
+	 * context starts after the informers synced.
 	 * @return this instance
 	 * @throws AssertionError if an informer did not sync in time
 	 */

@@ -15,8 +15,8 @@ import dev.informer.test.InformerEvents.Change;
 /**
  * AssertJ assertions on {@link InformerEvents}, obtained with
  * {@code Assertions.assertThat(events)}. Each assertion waits until the events it expects
- * arrive, for {@link InformerEvents#DEFAULT_TIMEOUT} unless {@link #within(Duration)} says
- * otherwise, and fails with the events the object did receive.
+ * arrive, for {@link InformerEvents#DEFAULT_TIMEOUT} unless {@link #within(Duration)}
+ * says otherwise, and fails with the events the object did receive.
  */
 public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, InformerEvents> {
 
@@ -79,8 +79,8 @@ public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, I
 	}
 
 	/**
-	 * Verify that an informer reported the given changes of one object in this order, with
-	 * possibly other changes between them (resyncs, for example).
+	 * Verify that an informer reported the given changes of one object in this order,
+	 * with possibly other changes between them (resyncs, for example).
 	 * @param informer the informer name (the key under {@code informer.resources})
 	 * @param namespace the namespace, {@code null} for a cluster-scoped object
 	 * @param name the object's name

@@ -25,16 +25,18 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * <p>
  * Using this annotation only enables the informer auto-configuration (with its health
  * contributor and metrics when their libraries are on the class path) and scans only the
- * components that declare {@link org.springframework.context.event.EventListener @EventListener}
- * methods, plus what {@link #includeFilters()} names; add other beans with
+ * components that declare
+ * {@link org.springframework.context.event.EventListener @EventListener} methods, plus
+ * what {@link #includeFilters()} names; add other beans with
  * {@link org.springframework.context.annotation.Import @Import}.
  * <p>
  * The informers talk to a Kubernetes API server chosen by {@link #server()}, or by the
- * {@code informer.test.server} property when the attribute is left at {@link Server#AUTO}.
- * A {@link dev.informer.autoconfigure.KubernetesConnectionDetails} bean, such as the one that
- * {@code @ServiceConnection} creates for a {@code K3sContainer}, takes precedence over both.
- * The test's {@code KubernetesClient} bean defaults to a fresh namespace per application
- * context, also available as the {@code informer.test.namespace} property (for example
+ * {@code informer.test.server} property when the attribute is left at
+ * {@link Server#AUTO}. A {@link dev.informer.autoconfigure.KubernetesConnectionDetails}
+ * bean, such as the one that {@code @ServiceConnection} creates for a
+ * {@code K3sContainer}, takes precedence over both. The test's {@code KubernetesClient}
+ * bean defaults to a fresh namespace per application context, also available as the
+ * {@code informer.test.namespace} property (for example
  * {@code informer.resources.configmaps.namespaces=${informer.test.namespace}}).
  * <p>
  * An {@link InformerEvents} bean records the informer events, for assertions that wait.
@@ -78,13 +80,14 @@ public @interface InformerTest {
 	String[] manifests() default {};
 
 	/**
-	 * Whether the informers, and the application's {@code KubernetesClient}, run as a user
-	 * that has only the RBAC rules {@link dev.informer.RbacRules} computes for the declared
-	 * informers ({@code list} and {@code watch} on each declared resource, in a Role per
-	 * declared namespace or a ClusterRole), granted before they start. The test's
-	 * namespace and {@link #manifests() manifests} are still created with admin rights, and a
-	 * test creates objects with the {@link AdminClient @AdminClient} client. Needs a server
-	 * that enforces RBAC: {@link Server#REAL} or a K3s {@code @ServiceConnection}.
+	 * Whether the informers, and the application's {@code KubernetesClient}, run as a
+	 * user that has only the RBAC rules {@link dev.informer.RbacRules} computes for the
+	 * declared informers ({@code list} and {@code watch} on each declared resource, in a
+	 * Role per declared namespace or a ClusterRole), granted before they start. The
+	 * test's namespace and {@link #manifests() manifests} are still created with admin
+	 * rights, and a test creates objects with the {@link AdminClient @AdminClient}
+	 * client. Needs a server that enforces RBAC: {@link Server#REAL} or a K3s
+	 * {@code @ServiceConnection}.
 	 * @return whether the informers run with restricted credentials
 	 */
 	@PropertyMapping(value = "informer.test.restricted", skip = Skip.ON_DEFAULT_VALUE)
@@ -131,10 +134,10 @@ public @interface InformerTest {
 		AUTO,
 
 		/**
-		 * A real kube-apiserver and etcd, started offline on the loopback interface from the
-		 * binaries that {@code scripts/envtest.sh} installs in {@code ~/.kubeapitest} (or
-		 * {@code $KUBEAPITEST_DIR}); one per JVM, shared by the test classes. Fails when
-		 * the binaries are missing.
+		 * A real kube-apiserver and etcd, started offline on the loopback interface from
+		 * the binaries that {@code scripts/envtest.sh} installs in {@code ~/.kubeapitest}
+		 * (or {@code $KUBEAPITEST_DIR}); one per JVM, shared by the test classes. Fails
+		 * when the binaries are missing.
 		 */
 		REAL,
 

@@ -52,8 +52,8 @@ public final class InformerTestAutoConfiguration {
 	static final String RESTRICTED_PROPERTY = "informer.test.restricted";
 
 	/**
-	 * The property that names informers whose rules the restricted user is not granted, to
-	 * prove that the application fails clearly when its RBAC lags its declarations.
+	 * The property that names informers whose rules the restricted user is not granted,
+	 * to prove that the application fails clearly when its RBAC lags its declarations.
 	 */
 	static final String UNGRANTED_PROPERTY = "informer.test.restricted-ungranted-informers";
 
@@ -80,7 +80,8 @@ public final class InformerTestAutoConfiguration {
 
 	/**
 	 * The client with admin rights: it creates the test's namespace and the manifests'
-	 * objects before the informers start, and is the test's {@link AdminClient @AdminClient}.
+	 * objects before the informers start, and is the test's
+	 * {@link AdminClient @AdminClient}.
 	 */
 	@Bean(defaultCandidate = false)
 	@AdminClient
@@ -93,7 +94,8 @@ public final class InformerTestAutoConfiguration {
 		}
 		KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
 		if (namespace != null && client.namespaces().withName(namespace).get() == null) {
-			client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+			client.namespaces()
+				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
 				.create();
 		}
 		List<Resource> manifests = Binder.get(environment)
@@ -108,8 +110,8 @@ public final class InformerTestAutoConfiguration {
 
 	/**
 	 * The application's client, which the informers use: the admin's configuration, or
-	 * with {@link InformerTest#restricted()} one that impersonates a user who has only what
-	 * the informers need.
+	 * with {@link InformerTest#restricted()} one that impersonates a user who has only
+	 * what the informers need.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -134,15 +136,14 @@ public final class InformerTestAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty(RESTRICTED_PROPERTY)
-	@Nullable RestrictedAccess informerTestRestrictedAccess(@AdminClient KubernetesClient admin,
-			KubernetesClient client, ObjectProvider<InformerRegistry> registry, Environment environment) {
+	@Nullable RestrictedAccess informerTestRestrictedAccess(@AdminClient KubernetesClient admin, KubernetesClient client,
+			ObjectProvider<InformerRegistry> registry, Environment environment) {
 		InformerRegistry informers = registry.getIfAvailable();
 		if (informers == null || client.getConfiguration().getImpersonateUsername() == null) {
 			return null;
 		}
-		Set<String> ungranted = Set.copyOf(Binder.get(environment)
-			.bind(UNGRANTED_PROPERTY, Bindable.listOf(String.class))
-			.orElse(List.of()));
+		Set<String> ungranted = Set
+			.copyOf(Binder.get(environment).bind(UNGRANTED_PROPERTY, Bindable.listOf(String.class)).orElse(List.of()));
 		return RestrictedAccess.grant(admin, client, informers, ungranted, InformerEvents.DEFAULT_TIMEOUT);
 	}
 
@@ -164,12 +165,11 @@ public final class InformerTestAutoConfiguration {
 	@ConditionalOnMissingBean
 	InformerEvents informerEvents(ObjectProvider<InformerProperties> properties) {
 		Set<String> informers = new TreeSet<>();
-		properties.ifAvailable((available) -> available.getResources()
-			.forEach((name, resource) -> {
-				if (resource.isEnabled()) {
-					informers.add(name);
-				}
-			}));
+		properties.ifAvailable((available) -> available.getResources().forEach((name, resource) -> {
+			if (resource.isEnabled()) {
+				informers.add(name);
+			}
+		}));
 		return new InformerEvents(informers);
 	}
 

@@ -19,9 +19,9 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.springframework.core.io.Resource;
 
 /**
- * Creates the objects of Kubernetes manifests before the informers start, in the order they
- * are written; after a CustomResourceDefinition it waits until the server serves the new
- * resource, so that objects of it (and informers of it) can follow.
+ * Creates the objects of Kubernetes manifests before the informers start, in the order
+ * they are written; after a CustomResourceDefinition it waits until the server serves the
+ * new resource, so that objects of it (and informers of it) can follow.
  */
 final class Manifests {
 
@@ -30,7 +30,8 @@ final class Manifests {
 
 	/**
 	 * Create (or patch, when they exist) the objects of the manifests.
-	 * @param client the client; namespaced objects without a namespace go to its namespace
+	 * @param client the client; namespaced objects without a namespace go to its
+	 * namespace
 	 * @param manifests the YAML or JSON manifests
 	 * @param timeout how long to wait for each CRD to be served
 	 */
@@ -72,9 +73,10 @@ final class Manifests {
 				.until(() -> versions.stream().allMatch((version) -> serves(client, group + "/" + version, plural)));
 		}
 		catch (ConditionTimeoutException ex) {
-			throw new IllegalStateException("The API server did not serve " + plural + "." + group + " " + versions
-					+ " within " + timeout + " after creating its CustomResourceDefinition from "
-					+ manifest.getDescription(), ex);
+			throw new IllegalStateException(
+					"The API server did not serve " + plural + "." + group + " " + versions + " within " + timeout
+							+ " after creating its CustomResourceDefinition from " + manifest.getDescription(),
+					ex);
 		}
 	}
 

@@ -6,8 +6,8 @@ import io.netty.util.Version;
 
 /**
  * Checks, before the mock server starts, that its Vert.x links against the Netty on the
- * class path. A mismatch otherwise shows only as {@code NoSuchFieldError} on a Vert.x event
- * loop thread and a client that cannot reach the server.
+ * class path. A mismatch otherwise shows only as {@code NoSuchFieldError} on a Vert.x
+ * event loop thread and a client that cannot reach the server.
  */
 final class MockServerRuntime {
 

@@ -21,9 +21,9 @@ import org.springframework.core.log.LogMessage;
 import dev.informer.autoconfigure.KubernetesConnectionDetails;
 
 /**
- * The real kube-apiserver and etcd of a JVM, started by {@code io.fabric8:kube-api-test} in
- * offline mode on the loopback interface on first use and stopped when the JVM exits, so
- * that every test class of a run shares one.
+ * The real kube-apiserver and etcd of a JVM, started by {@code io.fabric8:kube-api-test}
+ * in offline mode on the loopback interface on first use and stopped when the JVM exits,
+ * so that every test class of a run shares one.
  */
 final class RealApiServer implements KubernetesConnectionDetails {
 
@@ -63,8 +63,9 @@ final class RealApiServer implements KubernetesConnectionDetails {
 
 	static RealApiServer start(Path root) {
 		String version = installedVersion(root).orElseThrow(() -> new IllegalStateException(
-				"@InformerTest(server = REAL) needs kube-apiserver, etcd and kubectl binaries under " + root.resolve("k8s")
-						+ ", in a directory named <version>" + PLATFORM_SUFFIX + ", and there are none. "
+				"@InformerTest(server = REAL) needs kube-apiserver, etcd and kubectl binaries under "
+						+ root.resolve("k8s") + ", in a directory named <version>" + PLATFORM_SUFFIX
+						+ ", and there are none. "
 						+ "Build them with 'scripts/envtest.sh' from the informer-spring-boot-starter repository "
 						+ "(it needs Go and takes about 10 minutes once; pass a directory or set KUBEAPITEST_DIR to "
 						+ "put them elsewhere), or test against the mock server with "
@@ -90,7 +91,8 @@ final class RealApiServer implements KubernetesConnectionDetails {
 
 	private static Path binaryRoot() {
 		String dir = System.getenv("KUBEAPITEST_DIR");
-		return (dir != null && !dir.isBlank()) ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".kubeapitest");
+		return (dir != null && !dir.isBlank()) ? Path.of(dir)
+				: Path.of(System.getProperty("user.home"), ".kubeapitest");
 	}
 
 	static Optional<String> installedVersion(Path root) {

@@ -127,15 +127,14 @@ final class RestrictedAccess implements DisposableBean {
 	}
 
 	/**
-	 * The authorizer learns of new roles through its own informers: wait, so that the first
-	 * list of an informer is not forbidden for a rule granted a moment ago.
+	 * The authorizer learns of new roles through its own informers: wait, so that the
+	 * first list of an informer is not forbidden for a rule granted a moment ago.
 	 */
-	private static void awaitAuthorized(KubernetesClient restricted, String user, RbacRules rules,
-			Duration timeout) {
+	private static void awaitAuthorized(KubernetesClient restricted, String user, RbacRules rules, Duration timeout) {
 		List<SelfSubjectAccessReview> reviews = new ArrayList<>();
 		rules.getClusterRole().forEach((rule) -> reviews.addAll(reviews(rule, null)));
-		rules.getRoles().forEach((namespace, roleRules) -> roleRules
-			.forEach((rule) -> reviews.addAll(reviews(rule, namespace))));
+		rules.getRoles()
+			.forEach((namespace, roleRules) -> roleRules.forEach((rule) -> reviews.addAll(reviews(rule, namespace))));
 		try {
 			Awaitility.await("RBAC of " + user + " authorized")
 				.atMost(timeout)

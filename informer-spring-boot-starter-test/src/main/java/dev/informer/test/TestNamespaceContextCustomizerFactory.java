@@ -16,8 +16,9 @@ import org.springframework.test.context.MergedContextConfiguration;
 
 /**
  * Gives the application context of every {@link InformerTest @InformerTest} a fresh
- * namespace name in the {@code informer.test.namespace} property, unless the test sets it.
- * The name exists before the context starts, so informer declarations can refer to it.
+ * namespace name in the {@code informer.test.namespace} property, unless the test sets
+ * it. The name exists before the context starts, so informer declarations can refer to
+ * it.
  */
 class TestNamespaceContextCustomizerFactory implements ContextCustomizerFactory {
 

@@ -16,9 +16,9 @@ import dev.informer.event.ResourceAddedEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link InformerEvents} records an event after the application's listeners handled it, so
- * that a test which saw the event recorded can assert on what its listeners did without
- * waiting again.
+ * {@link InformerEvents} records an event after the application's listeners handled it,
+ * so that a test which saw the event recorded can assert on what its listeners did
+ * without waiting again.
  */
 class InformerEventsOrderTests {
 
@@ -30,7 +30,11 @@ class InformerEventsOrderTests {
 	void recordsAfterTheApplicationsListeners() {
 		this.runner.run((context) -> {
 			context.publishEvent(new ResourceAddedEvent<>("configmaps", ConfigMap.class,
-					new ConfigMapBuilder().withNewMetadata().withNamespace("default").withName("x").endMetadata().build()));
+					new ConfigMapBuilder().withNewMetadata()
+						.withNamespace("default")
+						.withName("x")
+						.endMetadata()
+						.build()));
 			assertThat(context.getBean(Listener.class).recordedWhenHandled).containsExactly(0);
 			assertThat(context.getBean(InformerEvents.class).of("configmaps", "default", "x")).hasSize(1);
 		});

@@ -52,7 +52,8 @@ class InformerEventsTests {
 	@Test
 	void matchesInformerNamespaceAndName() {
 		this.events.onApplicationEvent(new ResourceAddedEvent<>("other", ConfigMap.class, configMap("default", "x")));
-		this.events.onApplicationEvent(new ResourceAddedEvent<>("configmaps", ConfigMap.class, configMap("other", "x")));
+		this.events
+			.onApplicationEvent(new ResourceAddedEvent<>("configmaps", ConfigMap.class, configMap("other", "x")));
 		this.events.onApplicationEvent(added("y"));
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(this.events).within(SHORT).receivedAdded("configmaps", "default", "x"));
@@ -87,7 +88,8 @@ class InformerEventsTests {
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(this.events).within(SHORT)
 				.receivedExactly("configmaps", "default", "x", Change.ADDED, Change.DELETED))
-			.withMessageContaining("to receive exactly [ADDED, DELETED] for default/x but it received [ADDED, UPDATED, DELETED]");
+			.withMessageContaining(
+					"to receive exactly [ADDED, DELETED] for default/x but it received [ADDED, UPDATED, DELETED]");
 	}
 
 	@Test

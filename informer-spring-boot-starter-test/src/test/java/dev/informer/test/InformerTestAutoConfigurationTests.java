@@ -37,15 +37,12 @@ class InformerTestAutoConfigurationTests {
 
 	@Test
 	void connectionDetailsBeanTakesPrecedence() {
-		KubernetesConnectionDetails details = () -> new ConfigBuilder()
-			.withMasterUrl("https://127.0.0.1:1")
-			.build();
+		KubernetesConnectionDetails details = () -> new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").build();
 		this.contextRunner.withBean(KubernetesConnectionDetails.class, () -> details)
 			.withPropertyValues("informer.test.server=mock")
 			.run((context) -> {
 				assertThat(context).getBean(KubernetesConnectionDetails.class).isSameAs(details);
-				assertThat(context.getBean(KubernetesClient.class).getMasterUrl())
-					.hasToString("https://127.0.0.1:1/");
+				assertThat(context.getBean(KubernetesClient.class).getMasterUrl()).hasToString("https://127.0.0.1:1/");
 			});
 	}
 

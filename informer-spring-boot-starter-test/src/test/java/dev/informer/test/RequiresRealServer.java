@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Marks a test of this project that needs the real kube-apiserver: skipped where its
  * binaries are not installed, unless {@code INFORMER_REQUIRE_APISERVER=true} (CI), where
  * the test runs and fails with the message {@code @InformerTest(server = REAL)} gives
- * users. Users' tests do not skip: {@link InformerTest.Server#REAL} without binaries fails.
+ * users. Users' tests do not skip: {@link InformerTest.Server#REAL} without binaries
+ * fails.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

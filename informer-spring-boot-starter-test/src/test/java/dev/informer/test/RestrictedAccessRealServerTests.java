@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Restricted credentials that lack what a declaration needs: startup fails and says which
- * rule is missing, as it would in a cluster whose RBAC lags the application's declarations.
+ * rule is missing, as it would in a cluster whose RBAC lags the application's
+ * declarations.
  */
 @RequiresRealServer
 class RestrictedAccessRealServerTests {
@@ -23,8 +24,8 @@ class RestrictedAccessRealServerTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(InformerTestAutoConfiguration.class, InformerAutoConfiguration.class))
 		.withPropertyValues("informer.test.server=real", "informer.test.restricted=true",
-				"informer.test.namespace=" + this.namespace,
-				"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+				"informer.test.namespace=" + this.namespace, "informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap",
 				"informer.resources.configmaps.namespaces=${informer.test.namespace}",
 				"informer.resources.secrets.api-version=v1", "informer.resources.secrets.kind=Secret",
 				"informer.resources.secrets.namespaces=${informer.test.namespace}");

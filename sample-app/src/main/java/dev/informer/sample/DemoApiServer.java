@@ -24,15 +24,16 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The embedded API server of demo mode, and a client for it: a real kube-apiserver with etcd
- * when their binaries exist, otherwise fabric8's mock API server. Closing it closes the client
- * and stops the server.
+ * The embedded API server of demo mode, and a client for it: a real kube-apiserver with
+ * etcd when their binaries exist, otherwise fabric8's mock API server. Closing it closes
+ * the client and stops the server.
  */
 abstract class DemoApiServer implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(DemoApiServer.class);
 
-	// the mock server's request log (java.util.logging, one line per request) would drown the
+	// the mock server's request log (java.util.logging, one line per request) would drown
+	// the
 	// demo's lines; held here because java.util.logging keeps loggers only weakly
 	private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger
 		.getLogger("io.fabric8.mockwebserver");
@@ -112,7 +113,8 @@ abstract class DemoApiServer implements AutoCloseable {
 	/**
 	 * Start fabric8's mock API server in CRUD mode.
 	 */
-	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context the same way
+	@SuppressWarnings("deprecation") // fabric8's mock server extension builds its Context
+										// the same way
 	static DemoApiServer mock() {
 		MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
 		KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
@@ -137,7 +139,8 @@ abstract class DemoApiServer implements AutoCloseable {
 					server.destroy();
 				}
 				catch (IllegalStateException ex) {
-					// Vert.x waits for WebSocket close answers that never come; nothing to keep
+					// Vert.x waits for WebSocket close answers that never come; nothing
+					// to keep
 					logger.debug("Mock API server stopped without all WebSocket close answers", ex);
 				}
 			}

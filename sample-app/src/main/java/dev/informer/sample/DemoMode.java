@@ -19,17 +19,20 @@ import org.springframework.context.support.GenericApplicationContext;
 import dev.informer.InformerRegistry;
 
 /**
- * Demo mode: when no cluster answers (a fresh machine), start an embedded API server, hand
- * the application a client for it, seed objects and keep changing them so that every event
- * type shows within seconds.
+ * Demo mode: when no cluster answers (a fresh machine), start an embedded API server,
+ * hand the application a client for it, seed objects and keep changing them so that every
+ * event type shows within seconds.
  * <p>
- * The embedded server is a real kube-apiserver with etcd when {@code scripts/envtest.sh} has
- * built their binaries (under {@code ~/.kubeapitest}, or {@code KUBEAPITEST_DIR}), otherwise
- * fabric8's mock API server. The mode comes from {@code -Ddemo} or {@code DEMO}:
+ * The embedded server is a real kube-apiserver with etcd when {@code scripts/envtest.sh}
+ * has built their binaries (under {@code ~/.kubeapitest}, or {@code KUBEAPITEST_DIR}),
+ * otherwise fabric8's mock API server. The mode comes from {@code -Ddemo} or
+ * {@code DEMO}:
  * <ul>
- * <li>{@code auto} (default): demo only when no cluster answers, on the best server available</li>
+ * <li>{@code auto} (default): demo only when no cluster answers, on the best server
+ * available</li>
  * <li>{@code true}: demo even if a cluster answers</li>
- * <li>{@code real} / {@code mock}: demo on that server ({@code real} fails without binaries)</li>
+ * <li>{@code real} / {@code mock}: demo on that server ({@code real} fails without
+ * binaries)</li>
  * <li>{@code false}: never; a cluster is required</li>
  * </ul>
  */
@@ -41,7 +44,8 @@ final class DemoMode {
 	}
 
 	/**
-	 * Return the mode requested by {@code -Ddemo} or the {@code DEMO} environment variable.
+	 * Return the mode requested by {@code -Ddemo} or the {@code DEMO} environment
+	 * variable.
 	 */
 	static String requested() {
 		return System.getProperty("demo", System.getenv().getOrDefault("DEMO", "auto"));
@@ -58,8 +62,8 @@ final class DemoMode {
 		}
 		DemoApiServer server = start(mode);
 		logger.warn("DEMO MODE: " + (("auto".equals(mode)) ? "no Kubernetes cluster answered, so " : "")
-				+ "this run uses an embedded API server at " + server.client().getMasterUrl() + ": "
-				+ server.describe() + ". Set -Ddemo=false to require a cluster.");
+				+ "this run uses an embedded API server at " + server.client().getMasterUrl() + ": " + server.describe()
+				+ ". Set -Ddemo=false to require a cluster.");
 		DemoTraffic traffic = new DemoTraffic(server.client());
 		try {
 			traffic.seed(server.isReal());
@@ -71,16 +75,17 @@ final class DemoMode {
 		application.setAdditionalProfiles("demo");
 		application.addInitializers((context) -> {
 			GenericApplicationContext beans = (GenericApplicationContext) context;
-			// destroyed after the informers stopped (lifecycle stop precedes bean destruction)
+			// destroyed after the informers stopped (lifecycle stop precedes bean
+			// destruction)
 			beans.registerBean("demoApiServer", DemoApiServer.class, server::handOver);
-			beans.registerBean("demoKubernetesClient", KubernetesClient.class, server::client,
-					(definition) -> {
-						definition.setDependsOn("demoApiServer");
-						definition.setDestroyMethodName(""); // the server closes it
-					});
+			beans.registerBean("demoKubernetesClient", KubernetesClient.class, server::client, (definition) -> {
+				definition.setDependsOn("demoApiServer");
+				definition.setDestroyMethodName(""); // the server closes it
+			});
 			context.addApplicationListener((ApplicationReadyEvent event) -> traffic
 				.start(event.getApplicationContext().getBean(InformerRegistry.class)));
-			// first thing on shutdown: no change is made while informers and the server stop
+			// first thing on shutdown: no change is made while informers and the server
+			// stop
 			context.addApplicationListener((ContextClosedEvent event) -> traffic.close());
 		});
 	}
@@ -92,8 +97,8 @@ final class DemoMode {
 			return DemoApiServer.mock();
 		}
 		if (version.isPresent()) {
-			logger.info("Starting kube-apiserver " + version.get() + " and etcd from " + root
-					+ " (takes a few seconds)");
+			logger
+				.info("Starting kube-apiserver " + version.get() + " and etcd from " + root + " (takes a few seconds)");
 			try {
 				return DemoApiServer.real(root, version.get());
 			}

@@ -30,16 +30,20 @@ import org.apache.commons.logging.LogFactory;
 import dev.informer.InformerRegistry;
 
 /**
- * What demo mode does to its API server: installs the Widget CRD, seeds objects, then every
- * {@value #PERIOD_SECONDS} seconds makes one change, cycling through creations, updates and
- * deletions of ConfigMaps, Pods and Widgets, and relists the ConfigMap informer once (what a
- * reconnect after 410 Gone does) so that every kind of event shows within 30 seconds.
+ * What demo mode does to its API server: installs the Widget CRD, seeds objects, then
+ * every {@value #PERIOD_SECONDS} seconds makes one change, cycling through creations,
+ * updates and deletions of ConfigMaps, Pods and Widgets, and relists the ConfigMap
+ * informer once (what a reconnect after 410 Gone does) so that every kind of event shows
+ * within 30 seconds.
  */
 final class DemoTraffic implements AutoCloseable {
 
 	static final int PERIOD_SECONDS = 2;
 
-	/** The tick at which the ConfigMap informer is relisted, and every how many ticks after. */
+	/**
+	 * The tick at which the ConfigMap informer is relisted, and every how many ticks
+	 * after.
+	 */
 	static final int RELIST_TICK = 7;
 
 	static final int RELIST_EVERY = 60;
@@ -95,7 +99,8 @@ final class DemoTraffic implements AutoCloseable {
 				.withData(Map.of("revision", "0"))
 				.build());
 		}
-		// not selected by 'app in (web,api)': a real API server never sends it (fabric8's mock
+		// not selected by 'app in (web,api)': a real API server never sends it (fabric8's
+		// mock
 		// does not evaluate set-based selectors)
 		apply(new ConfigMapBuilder().withNewMetadata()
 			.withNamespace("default")
@@ -106,8 +111,12 @@ final class DemoTraffic implements AutoCloseable {
 		for (int i = 1; i <= 2; i++) {
 			apply(pod("default", "web-" + i));
 		}
-		widgets().inNamespace("default").resource(widget("default", "gizmo", "red")).createOr(NonDeletingOperation::update);
-		widgets().inNamespace("team-a").resource(widget("team-a", "sprocket", "blue")).createOr(NonDeletingOperation::update);
+		widgets().inNamespace("default")
+			.resource(widget("default", "gizmo", "red"))
+			.createOr(NonDeletingOperation::update);
+		widgets().inNamespace("team-a")
+			.resource(widget("team-a", "sprocket", "blue"))
+			.createOr(NonDeletingOperation::update);
 	}
 
 	private void installWidgetCrd(boolean real) {
@@ -121,14 +130,19 @@ final class DemoTraffic implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		this.client.apiextensions().v1().customResourceDefinitions().resource(crd).createOr(NonDeletingOperation::update);
+		this.client.apiextensions()
+			.v1()
+			.customResourceDefinitions()
+			.resource(crd)
+			.createOr(NonDeletingOperation::update);
 		if (real) {
 			this.client.apiextensions()
 				.v1()
 				.customResourceDefinitions()
 				.withName(crd.getMetadata().getName())
 				.waitUntilCondition((current) -> current != null && current.getStatus() != null
-						&& current.getStatus().getConditions() != null && current.getStatus()
+						&& current.getStatus().getConditions() != null
+						&& current.getStatus()
 							.getConditions()
 							.stream()
 							.anyMatch((condition) -> "Established".equals(condition.getType())
@@ -177,10 +191,11 @@ final class DemoTraffic implements AutoCloseable {
 				return pod;
 			});
 			case 2 -> widgets().inNamespace("default").resource(widget("default", "widget-" + tick, color)).create();
-			case 3 -> this.client.configMaps().inNamespace("default").withName("settings-" + (tick % 3 + 1)).edit((cm) -> {
-				cm.getData().put("revision", Integer.toString(tick));
-				return cm;
-			});
+			case 3 ->
+				this.client.configMaps().inNamespace("default").withName("settings-" + (tick % 3 + 1)).edit((cm) -> {
+					cm.getData().put("revision", Integer.toString(tick));
+					return cm;
+				});
 			case 4 -> widgets().inNamespace("default").withName("gizmo").edit((widget) -> {
 				widget.setAdditionalProperty("spec", Map.of("color", color));
 				return widget;
@@ -188,7 +203,8 @@ final class DemoTraffic implements AutoCloseable {
 			case 5 -> create(pod("default", "job-" + tick));
 			case 6 -> this.client.configMaps().inNamespace("team-a").withName("feature-" + (tick - 6)).delete();
 			case 7 -> widgets().inNamespace("default").withName("widget-" + (tick - 5)).delete();
-			case 8 -> this.client.pods().inNamespace("default").withName("job-" + (tick - 3)).withGracePeriod(0).delete();
+			case 8 ->
+				this.client.pods().inNamespace("default").withName("job-" + (tick - 3)).withGracePeriod(0).delete();
 			default -> this.client.namespaces().withName("team-a").edit((namespace) -> {
 				namespace.getMetadata().setLabels(Map.of("revision", Integer.toString(tick)));
 				return namespace;

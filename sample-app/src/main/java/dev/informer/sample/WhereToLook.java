@@ -40,7 +40,9 @@ class WhereToLook {
 		StringBuilder message = new StringBuilder();
 		DemoApiServer server = this.demo.getIfAvailable();
 		if (server != null) {
-			message.append("DEMO MODE on ").append(server.describe()).append(". Every ")
+			message.append("DEMO MODE on ")
+				.append(server.describe())
+				.append(". Every ")
 				.append(DemoTraffic.PERIOD_SECONDS)
 				.append(" s one object changes; 'configmaps' is relisted after ")
 				.append(DemoTraffic.RELIST_TICK * DemoTraffic.PERIOD_SECONDS)
@@ -49,16 +51,29 @@ class WhereToLook {
 		for (Informer<?> informer : this.informers.informers()) {
 			Duration resync = informer.getDefinition().getDeclaration().getResyncPeriod();
 			if (!resync.isZero()) {
-				message.append("'").append(informer.getName()).append("' resyncs every ").append(resync.toSeconds())
+				message.append("'")
+					.append(informer.getName())
+					.append("' resyncs every ")
+					.append(resync.toSeconds())
 					.append(" s.\n");
 			}
 		}
 		message.append("Informers are synced. Look at:\n")
-			.append("  ").append(base).append("/actuator/health             health, one component per informer\n")
-			.append("  ").append(base).append("/actuator/health/readiness   what the readiness probe sees\n")
-			.append("  ").append(base).append("/actuator/informers          watch state, counters, last list and resync\n")
-			.append("  ").append(base).append("/actuator/prometheus         informer_* metrics\n")
-			.append("  ").append(base).append("/widgets                     Widgets from the informer cache\n")
+			.append("  ")
+			.append(base)
+			.append("/actuator/health             health, one component per informer\n")
+			.append("  ")
+			.append(base)
+			.append("/actuator/health/readiness   what the readiness probe sees\n")
+			.append("  ")
+			.append(base)
+			.append("/actuator/informers          watch state, counters, last list and resync\n")
+			.append("  ")
+			.append(base)
+			.append("/actuator/prometheus         informer_* metrics\n")
+			.append("  ")
+			.append(base)
+			.append("/widgets                     Widgets from the informer cache\n")
 			.append("Stop with Ctrl-C.");
 		logger.info(message);
 	}

@@ -15,8 +15,8 @@ import dev.informer.InformerRegistry;
 import dev.informer.event.ResourceEvent;
 
 /**
- * A listener that reads the cache: after every Widget change, counts all cached Widgets by
- * color. The cache already contains the change when its event is delivered.
+ * A listener that reads the cache: after every Widget change, counts all cached Widgets
+ * by color. The cache already contains the change when its event is delivered.
  */
 @Component
 class WidgetInventory {
@@ -34,8 +34,8 @@ class WidgetInventory {
 		Map<String, Long> byColor = this.informers.cache("widgets", GenericKubernetesResource.class)
 			.list()
 			.stream()
-			.collect(Collectors.groupingBy((widget) -> WidgetController.Widget.of(widget).color() + "",
-					TreeMap::new, Collectors.counting()));
+			.collect(Collectors.groupingBy((widget) -> WidgetController.Widget.of(widget).color() + "", TreeMap::new,
+					Collectors.counting()));
 		logger.info("widgets in cache by color: " + byColor);
 	}
 

@@ -29,10 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample application in demo mode, run as {@code main} runs it (on a random port): the
- * log names the embedded server, every event type, a resync and a relist show within 30
- * seconds, {@code /widgets} answers from the cache, actuator endpoints are exposed (the
- * {@code informers} endpoint read-only), and closing the context stops the embedded server.
+ * The sample application in demo mode, run as {@code main} runs it (on a random port):
+ * the log names the embedded server, every event type, a resync and a relist show within
+ * 30 seconds, {@code /widgets} answers from the cache, actuator endpoints are exposed
+ * (the {@code informers} endpoint read-only), and closing the context stops the embedded
+ * server.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -92,8 +93,8 @@ abstract class DemoModeScenario {
 				"DEMO: relisting informer 'configmaps'");
 		await().atMost(WITHIN).untilAsserted(() -> assertThat(output.getOut()).contains(expected));
 		// one structured line per event: informer, type, namespace/name, resourceVersion
-		assertThat(output.getOut()).containsPattern(
-				"informer=widgets type=updated object=default/gizmo resourceVersion=\\d+");
+		assertThat(output.getOut())
+			.containsPattern("informer=widgets type=updated object=default/gizmo resourceVersion=\\d+");
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(relists("configmaps")).isPositive());
 	}
 

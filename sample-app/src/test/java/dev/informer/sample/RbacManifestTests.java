@@ -30,10 +30,10 @@ import dev.informer.runtime.ResourceKindResolver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The manifests under {@code sample-app/k8s} grant exactly what {@link RbacRules} computes
- * from the informers declared in {@code application.yml} (resolved against the demo's mock
- * API server with the Widget CRD installed), and the Deployment runs as that ServiceAccount
- * with the health probes.
+ * The manifests under {@code sample-app/k8s} grant exactly what {@link RbacRules}
+ * computes from the informers declared in {@code application.yml} (resolved against the
+ * demo's mock API server with the Widget CRD installed), and the Deployment runs as that
+ * ServiceAccount with the health probes.
  */
 class RbacManifestTests {
 
@@ -50,12 +50,13 @@ class RbacManifestTests {
 		ResourceKindResolver resolver = new ResourceKindResolver(server.client(), "test",
 				RbacManifestTests.class.getClassLoader());
 		List<InformerDefinition<?>> definitions = new ArrayList<>();
-		declaredInformers().getResources().forEach((name, resource) -> definitions.add(resolver
-			.resolve(InformerDeclaration.builder(name)
-				.apiVersion(resource.getApiVersion())
-				.kind(resource.getKind())
-				.namespaces(resource.getNamespaces())
-				.build())));
+		declaredInformers().getResources()
+			.forEach((name,
+					resource) -> definitions.add(resolver.resolve(InformerDeclaration.builder(name)
+						.apiVersion(resource.getApiVersion())
+						.kind(resource.getKind())
+						.namespaces(resource.getNamespaces())
+						.build())));
 		rules = RbacRules.of(definitions);
 	}
 

@@ -7,9 +7,9 @@ import dev.informer.test.InformerTest;
 import dev.informer.test.InformerTest.Server;
 
 /**
- * The sample's listeners on a real kube-apiserver and etcd. Skipped without their binaries,
- * unless {@code INFORMER_REQUIRE_APISERVER=true}: then the test starter fails, naming
- * {@code scripts/envtest.sh}.
+ * The sample's listeners on a real kube-apiserver and etcd. Skipped without their
+ * binaries, unless {@code INFORMER_REQUIRE_APISERVER=true}: then the test starter fails,
+ * naming {@code scripts/envtest.sh}.
  */
 @InformerTest(server = Server.REAL, manifests = "classpath:k8s/widget-crd.yaml",
 		properties = { "informer.resources.configmaps.namespaces=${informer.test.namespace}",

@@ -17,10 +17,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's listeners, {@link ChangeLogger} and {@link WidgetInventory}, seeing a Widget
- * that a test creates: an {@code @InformerTest} of {@code informer-spring-boot-starter-test}
- * with the sample's own {@code application.yml} and Widget CRD, every informer narrowed to
- * the test's namespace. Subclasses choose the server.
+ * The sample's listeners, {@link ChangeLogger} and {@link WidgetInventory}, seeing a
+ * Widget that a test creates: an {@code @InformerTest} of
+ * {@code informer-spring-boot-starter-test} with the sample's own {@code application.yml}
+ * and Widget CRD, every informer narrowed to the test's namespace. Subclasses choose the
+ * server.
  */
 @ExtendWith(OutputCaptureExtension.class)
 abstract class WidgetListenersScenario {

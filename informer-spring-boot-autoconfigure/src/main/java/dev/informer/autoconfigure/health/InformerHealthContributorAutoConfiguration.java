@@ -23,7 +23,8 @@ import dev.informer.watch.WatchRegistry;
  * Auto-configuration of the {@code informers} health contributor, which also joins the
  * {@code readiness} group unless the application chose that group's members.
  */
-@AutoConfiguration(after = InformerAutoConfiguration.class, afterName = InformerHealthContributorAutoConfiguration.PROBES)
+@AutoConfiguration(after = InformerAutoConfiguration.class,
+		afterName = InformerHealthContributorAutoConfiguration.PROBES)
 @ConditionalOnClass(HealthContributor.class)
 @ConditionalOnBean(WatchRegistry.class)
 @ConditionalOnEnabledHealthIndicator("informers")

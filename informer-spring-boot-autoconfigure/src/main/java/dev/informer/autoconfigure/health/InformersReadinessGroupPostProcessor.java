@@ -21,10 +21,10 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 /**
- * Adds the {@code informers} contributor to the {@code readiness} health group that Spring
- * Boot creates with {@code readinessState}, so that a pod receives traffic only once its
- * informers have synced, the way Boot adds {@code readinessState} itself. Leaves the group
- * alone when the application configured its members
+ * Adds the {@code informers} contributor to the {@code readiness} health group that
+ * Spring Boot creates with {@code readinessState}, so that a pod receives traffic only
+ * once its informers have synced, the way Boot adds {@code readinessState} itself. Leaves
+ * the group alone when the application configured its members
  * ({@code management.endpoint.health.group.readiness.include} or {@code .exclude}); never
  * touches {@code liveness}: a lost watch is no reason to restart the pod.
  * <p>

@@ -80,16 +80,18 @@ class InformerEndpointAutoConfigurationTests {
 
 	@Test
 	void theEndpointIsReadOnlyByDefault() {
-		this.runner.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
-				WebEndpointAutoConfiguration.class))
+		this.runner
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=informers")
 			.run((context) -> assertThat(operationTypes(context)).containsOnly(OperationType.READ));
 	}
 
 	@Test
 	void theRelistIsExposedWhenAccessIsUnrestricted() {
-		this.runner.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
-				WebEndpointAutoConfiguration.class))
+		this.runner
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 			.withPropertyValues("management.endpoints.web.exposure.include=informers",
 					"management.endpoint.informers.access=UNRESTRICTED")
 			.run((context) -> assertThat(operationTypes(context)).contains(OperationType.READ, OperationType.WRITE));

@@ -111,8 +111,7 @@ class InformerHealthContributorAutoConfigurationTests {
 
 	@Test
 	void backsOffForTheApplicationsOwnContributor() {
-		this.runner
-			.withBean("informersHealthContributor", HealthIndicator.class, () -> () -> Health.up().build())
+		this.runner.withBean("informersHealthContributor", HealthIndicator.class, () -> () -> Health.up().build())
 			.run((context) -> assertThat(context).doesNotHaveBean(InformersHealthContributor.class));
 	}
 

@@ -51,11 +51,12 @@ class InformerHealthWatchReconnectTests {
 			.expect()
 			.get()
 			.withPath("/api/v1/namespaces/flaky/configmaps?resourceVersion=0")
-			.andReturn(200, new ConfigMapListBuilder().withNewMetadata()
-				.withResourceVersion("7")
-				.endMetadata()
-				.withItems(existing)
-				.build())
+			.andReturn(200,
+					new ConfigMapListBuilder().withNewMetadata()
+						.withResourceVersion("7")
+						.endMetadata()
+						.withItems(existing)
+						.build())
 			.always();
 		// the mock closes the session once its last event is sent
 		mock.server()

@@ -53,7 +53,9 @@ class InformerMetricsAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(InformerMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
-				assertThat(meters.get("informer.synced").tag("informer", "configmaps").tag("namespace", "metrics-ac")
+				assertThat(meters.get("informer.synced")
+					.tag("informer", "configmaps")
+					.tag("namespace", "metrics-ac")
 					.gauge()
 					.value()).isEqualTo(1);
 				assertThat(meters.get("informer.list.duration").tag("informer", "configmaps").functionTimer().count())
@@ -90,7 +92,8 @@ class InformerMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.withBean("customMetrics", InformerMetrics.class,
-					() -> new InformerMetrics(new DefaultInformerRegistry(java.util.List.of()), java.time.Clock.systemUTC()))
+					() -> new InformerMetrics(new DefaultInformerRegistry(java.util.List.of()),
+							java.time.Clock.systemUTC()))
 			.run((context) -> assertThat(context).hasSingleBean(InformerMetrics.class).hasBean("customMetrics"));
 	}
 

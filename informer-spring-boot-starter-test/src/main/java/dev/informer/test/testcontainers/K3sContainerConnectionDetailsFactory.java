@@ -9,15 +9,16 @@ import org.springframework.boot.testcontainers.service.connection.ContainerConne
 import dev.informer.autoconfigure.KubernetesConnectionDetails;
 
 /**
- * {@link ContainerConnectionDetailsFactory} that creates {@link KubernetesConnectionDetails}
- * from a {@code @ServiceConnection}-annotated {@link K3sContainer}, using the admin
- * kubeconfig the container writes.
+ * {@link ContainerConnectionDetailsFactory} that creates
+ * {@link KubernetesConnectionDetails} from a {@code @ServiceConnection}-annotated
+ * {@link K3sContainer}, using the admin kubeconfig the container writes.
  */
 class K3sContainerConnectionDetailsFactory
 		extends ContainerConnectionDetailsFactory<K3sContainer, KubernetesConnectionDetails> {
 
 	@Override
-	protected KubernetesConnectionDetails getContainerConnectionDetails(ContainerConnectionSource<K3sContainer> source) {
+	protected KubernetesConnectionDetails getContainerConnectionDetails(
+			ContainerConnectionSource<K3sContainer> source) {
 		return new K3sContainerConnectionDetails(source);
 	}
 
