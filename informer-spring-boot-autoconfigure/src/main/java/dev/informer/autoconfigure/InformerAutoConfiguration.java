@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
@@ -81,15 +82,14 @@ public final class InformerAutoConfiguration {
 	@ConditionalOnMissingBean(InformerRegistry.class)
 	DefaultInformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
 			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory,
-			@Qualifier(CLOCK_BEAN_NAME) Clock clock) {
+			@Qualifier(CLOCK_BEAN_NAME) Clock clock, ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
 		List<InformerDeclaration> declarations = declarations(properties);
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
 		}
-		boolean provided = !beanFactory.containsBean(CLIENT_BEAN_NAME)
-				|| beanFactory.getBean(CLIENT_BEAN_NAME) != client;
 		// without waiting for sync, a kind with a class can start while discovery is down
-		ResourceKindResolver resolver = new ResourceKindResolver(client, Diagnostics.configSource(client, provided),
+		ResourceKindResolver resolver = new ResourceKindResolver(client,
+				Diagnostics.configSource(client, configOrigin(client, beanFactory, connectionDetails)),
 				beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
@@ -111,6 +111,15 @@ public final class InformerAutoConfiguration {
 		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout(), startup.getMaxConcurrentLists()));
+	}
+
+	private static @Nullable String configOrigin(KubernetesClient client, ConfigurableListableBeanFactory beanFactory,
+			ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+		if (!beanFactory.containsBean(CLIENT_BEAN_NAME) || beanFactory.getBean(CLIENT_BEAN_NAME) != client) {
+			return "the application's KubernetesClient bean";
+		}
+		KubernetesConnectionDetails details = connectionDetails.getIfAvailable();
+		return (details != null) ? "KubernetesConnectionDetails " + details.getClass().getName() : null;
 	}
 
 	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {

@@ -132,15 +132,16 @@ public final class Diagnostics {
 	/**
 	 * Describe where the client's configuration came from.
 	 * @param client the client
-	 * @param provided whether the application provided the client
+	 * @param origin what gave the configuration when not fabric8's own resolution (for
+	 * example "the application's KubernetesClient bean"), or {@code null}
 	 * @return a description
 	 */
-	public static String configSource(KubernetesClient client, boolean provided) {
+	public static String configSource(KubernetesClient client, @Nullable String origin) {
 		Config config = client.getConfiguration();
 		URL url = client.getMasterUrl();
 		StringBuilder source = new StringBuilder("API server ").append(url);
-		if (provided) {
-			return source.append(" (from the application's KubernetesClient bean)").toString();
+		if (origin != null) {
+			return source.append(" (from ").append(origin).append(")").toString();
 		}
 		if (config.getFile() != null) {
 			source.append(" (from kubeconfig ").append(config.getFile());

@@ -313,6 +313,18 @@ class InformerAutoConfigurationTests {
 	}
 
 	@Test
+	void unreachableApiServerFromConnectionDetailsNamesThem() {
+		KubernetesConnectionDetails details = () -> unreachableClient().getConfiguration();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesConnectionDetails.class, () -> details)
+			.withPropertyValues(configMap("any"))
+			.run((context) -> assertThat(startupFailure(context).getDescription())
+				.contains("Cannot reach the Kubernetes API server https://127.0.0.1:1")
+				.contains("(from KubernetesConnectionDetails")
+				.doesNotContain("fabric8 defaults"));
+	}
+
+	@Test
 	void forbiddenListNamesVerbResourceNamespaceAndTheMissingRule() {
 		server.expect()
 			.get()
