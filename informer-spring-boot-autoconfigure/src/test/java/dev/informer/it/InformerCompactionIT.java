@@ -2,15 +2,10 @@ package dev.informer.it;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +22,7 @@ import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -80,7 +76,7 @@ class InformerCompactionIT {
 			runner(proxied).run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-				dev.informer.watch.Watch status = informer.getWatches().get(0);
+				Watch status = informer.getWatches().get(0);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
 				await().until(() -> status.isOpen());
@@ -109,7 +105,7 @@ class InformerCompactionIT {
 				});
 				admin.configMaps().inNamespace(NAMESPACE).withName("doomed").delete();
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "born", "1")).create();
-				await().atMost(Duration.ofSeconds(30)).until(() -> isCompacted(resumeFrom));
+				await().atMost(Duration.ofSeconds(30)).until(() -> RealApiServer.isCompacted(admin, resumeFrom));
 				proxy.restore();
 
 				await().atMost(Duration.ofSeconds(60)).until(() -> status.getRelistCount() > 0 && status.isOpen());
@@ -155,38 +151,6 @@ class InformerCompactionIT {
 					.extracting((cm) -> cm.getMetadata().getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "warm", "born", "sentinel");
 			});
-		}
-	}
-
-	/**
-	 * Whether the server answers a watch from the given version with 410 Gone, as it will
-	 * answer the informer's: etcd has compacted past it. Compaction is global, so the
-	 * probe watches another namespace (where nothing happens: an answer other than 410 is
-	 * silence) and stays out of the requests this test counts.
-	 */
-	private static boolean isCompacted(String resourceVersion) throws Exception {
-		CompletableFuture<Boolean> gone = new CompletableFuture<>();
-		Watch watch = admin.configMaps()
-			.inNamespace("default")
-			.withResourceVersion(resourceVersion)
-			.watch(new Watcher<ConfigMap>() {
-
-				@Override
-				public void eventReceived(Action action, ConfigMap resource) {
-					gone.complete(false);
-				}
-
-				@Override
-				public void onClose(WatcherException cause) {
-					gone.complete(cause.isHttpGone());
-				}
-
-			});
-		try {
-			return gone.completeOnTimeout(false, 1, TimeUnit.SECONDS).get();
-		}
-		finally {
-			watch.close();
 		}
 	}
 

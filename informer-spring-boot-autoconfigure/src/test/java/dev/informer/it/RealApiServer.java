@@ -12,14 +12,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import tools.jackson.databind.JsonNode;
@@ -425,6 +431,43 @@ public final class RealApiServer implements AutoCloseable {
 			return null;
 		}
 
+	}
+
+	/**
+	 * Return whether the server answers a watch from the given version with 410 Gone, as
+	 * it will answer an informer's: etcd has compacted past it. Compaction is global, so
+	 * the probe watches namespace {@code default}, where nothing happens (an answer other
+	 * than 410 is silence), and stays out of the requests a test counts in its own
+	 * namespace.
+	 * @param client the client to probe with
+	 * @param resourceVersion the version to watch from
+	 * @return whether compacted
+	 * @throws Exception if the probe is interrupted
+	 */
+	static boolean isCompacted(KubernetesClient client, String resourceVersion) throws Exception {
+		CompletableFuture<Boolean> gone = new CompletableFuture<>();
+		Watch watch = client.configMaps()
+			.inNamespace("default")
+			.withResourceVersion(resourceVersion)
+			.watch(new Watcher<ConfigMap>() {
+
+				@Override
+				public void eventReceived(Action action, ConfigMap resource) {
+					gone.complete(false);
+				}
+
+				@Override
+				public void onClose(WatcherException cause) {
+					gone.complete(cause.isHttpGone());
+				}
+
+			});
+		try {
+			return gone.completeOnTimeout(false, 1, TimeUnit.SECONDS).get();
+		}
+		finally {
+			watch.close();
+		}
 	}
 
 }

@@ -4,15 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import org.assertj.core.api.SoftAssertions;
 import org.assertj.core.api.SoftAssertionsProvider;
 import org.awaitility.core.ConditionTimeoutException;
@@ -31,6 +27,7 @@ import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -95,7 +92,7 @@ class SoakIT {
 			runner(informerClient).run((context) -> {
 				InvariantListener listener = context.getBean(InvariantListener.class);
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-				dev.informer.watch.Watch status = informer.getWatches().get(0);
+				Watch status = informer.getWatches().get(0);
 				RandomChanges changes = new RandomChanges(admin, NAMESPACE, SEED, OBJECTS);
 
 				// phase 1: changes with drops and relists; then the baseline of the leak
@@ -142,7 +139,7 @@ class SoakIT {
 						.resource(TestResources.configMap(NAMESPACE + "-elsewhere", "tick",
 								Long.toString(System.nanoTime())))
 						.serverSideApply();
-					return isCompacted(resumeFrom);
+					return RealApiServer.isCompacted(admin, resumeFrom);
 				});
 				proxy.restore();
 				changes.run(CHANGES_PER_PHASE - 30, 60, (dice) -> drop(proxy));
@@ -220,7 +217,7 @@ class SoakIT {
 		});
 	}
 
-	private static void progress(String phase, dev.informer.watch.Watch status) {
+	private static void progress(String phase, Watch status) {
 		System.out.printf("SoakIT: %s done; relists %s; state %s%n", phase, status.getRelists(), status.getState());
 	}
 
@@ -245,36 +242,6 @@ class SoakIT {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
-		}
-	}
-
-	/**
-	 * Whether the server answers a watch from the given version with 410 Gone (a probe in
-	 * another namespace, where nothing happens: any other answer is silence).
-	 */
-	private static boolean isCompacted(String resourceVersion) throws Exception {
-		CompletableFuture<Boolean> gone = new CompletableFuture<>();
-		Watch watch = admin.configMaps()
-			.inNamespace("default")
-			.withResourceVersion(resourceVersion)
-			.watch(new Watcher<ConfigMap>() {
-
-				@Override
-				public void eventReceived(Action action, ConfigMap resource) {
-					gone.complete(false);
-				}
-
-				@Override
-				public void onClose(WatcherException cause) {
-					gone.complete(cause.isHttpGone());
-				}
-
-			});
-		try {
-			return gone.completeOnTimeout(false, 1, TimeUnit.SECONDS).get();
-		}
-		finally {
-			watch.close();
 		}
 	}
 
