@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -252,9 +251,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 			pending.cancel(false);
 			this.pendingReplacement = null;
 		}
-		Collection<T> seen = old.retire();
+		// customizers are the application's code: if one throws, the current informer
+		// goes on
 		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
-		next.seed(seen);
+		next.seed(old.retire());
 		this.status.relistRequested(trigger);
 		this.current = next;
 		next.start(null);
@@ -369,8 +369,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 	synchronized void scheduleReplacement(RelistReason reason, String why) {
 		ScheduledExecutorService scheduler = this.owner.getScheduler();
 		InformerGeneration<T> generation = this.current;
-		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null
-				|| !generation.isActive()) {
+		// callers judged the current generation; one retired already is a failed
+		// replacement
+		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null) {
 			return;
 		}
 		BackOffExecution execution = this.backOff.get();

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -23,6 +24,7 @@ import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -87,7 +89,34 @@ class TransformFaultTests {
 		assertThat(this.informer.getWatches().get(0).getState()).isEqualTo(InformerState.WATCHING);
 	}
 
+	@Test
+	void aRelistWhoseCustomizerThrowsLeavesTheCurrentInformerWatching() throws Exception {
+		AtomicBoolean failing = new AtomicBoolean();
+		start((spec) -> {
+			if (failing.get()) {
+				throw new IllegalStateException("not now");
+			}
+		});
+		failing.set(true);
+		assertThatIllegalStateException().isThrownBy(this.informer::relist).withMessage("not now");
+		create("after");
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.listener.events(ResourceAddedEvent.class).size() == 1);
+		assertThat(this.informer.getWatches().get(0).getState()).isEqualTo(InformerState.WATCHING);
+		failing.set(false);
+		this.informer.relist().get(20, TimeUnit.SECONDS);
+		assertThat(this.informer.getCache().get(NAMESPACE, "after")).isPresent();
+	}
+
 	private void start() throws Exception {
+		start((spec) -> spec.addTransform((resource) -> {
+			if (resource.getMetadata().getName().startsWith("poison")) {
+				throw new IllegalStateException("cannot transform this one");
+			}
+			resource.getMetadata().setLabels(Map.of("transformed", "true"));
+		}));
+	}
+
+	private void start(InformerCustomizer customizer) throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener((ResourceEvent<?> event) -> this.listener.record(event));
 		InformerDeclaration declaration = InformerDeclaration.builder("configmaps")
@@ -98,13 +127,7 @@ class TransformFaultTests {
 		this.informer = new ResourceInformer<>(
 				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
 				RetryPolicy.standard(false), RecoveryOptions.DEFAULT, Clock.systemUTC());
-		InformerCustomizer poisonous = (spec) -> spec.addTransform((resource) -> {
-			if (resource.getMetadata().getName().startsWith("poison")) {
-				throw new IllegalStateException("cannot transform this one");
-			}
-			resource.getMetadata().setLabels(Map.of("transformed", "true"));
-		});
-		this.informer.start(this.mock.client(), List.of(poisonous)).get(20, TimeUnit.SECONDS);
+		this.informer.start(this.mock.client(), List.of(customizer)).get(20, TimeUnit.SECONDS);
 	}
 
 	private void create(String name) {
