@@ -1,8 +1,8 @@
 package dev.informer.runtime;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,11 +34,7 @@ class DeliveryTracker<T extends HasMetadata> {
 	 * @param before the state before this change, {@code null} for an added resource
 	 */
 	void queued(String key, @Nullable T before) {
-		this.pending.compute(key, (ignored, current) -> {
-			Pending<T> pending = (current != null) ? current : new Pending<>();
-			pending.befores.addLast(Optional.ofNullable(before));
-			return pending;
-		});
+		this.pending.compute(key, (ignored, current) -> Pending.append(current, before));
 		this.backlog.incrementAndGet();
 	}
 
@@ -50,12 +46,20 @@ class DeliveryTracker<T extends HasMetadata> {
 		AtomicBoolean found = new AtomicBoolean();
 		this.pending.computeIfPresent(key, (ignored, current) -> {
 			found.set(true);
-			current.befores.pollFirst();
-			return current.befores.isEmpty() ? null : current;
+			return current.withoutOldest();
 		});
 		if (found.get()) {
 			this.backlog.decrementAndGet();
 		}
+	}
+
+	/**
+	 * Return whether the key has changes not handed on yet.
+	 * @param key the cache key
+	 * @return whether a change is pending
+	 */
+	boolean isPending(String key) {
+		return this.pending.containsKey(key);
 	}
 
 	/**
@@ -74,24 +78,32 @@ class DeliveryTracker<T extends HasMetadata> {
 	 */
 	Map<String, T> seenByListeners(Map<String, T> cached) {
 		Map<String, T> result = new LinkedHashMap<>(cached);
-		this.pending.forEach((key, pending) -> {
-			Optional<T> before = pending.befores.peekFirst();
-			if (before == null) {
-				return;
-			}
-			before.ifPresentOrElse((state) -> result.put(key, state), () -> result.remove(key));
-		});
+		this.pending.forEach((key, pending) -> pending.befores()
+			.get(0)
+			.ifPresentOrElse((state) -> result.put(key, state), () -> result.remove(key)));
 		return result;
 	}
 
 	/**
 	 * The changes of one key not yet handed on, oldest first, each as the state before it
 	 * (empty before an add). Once the first is handed on, the state before the second is
-	 * what listeners will have seen.
+	 * what listeners will have seen. Immutable: a relist reads it while fabric8's watch
+	 * thread records the next change.
+	 *
+	 * @param <T> the resource type
+	 * @param befores the states, never empty
 	 */
-	private static final class Pending<T> {
+	private record Pending<T>(List<Optional<T>> befores) {
 
-		private final Deque<Optional<T>> befores = new ArrayDeque<>();
+		static <T> Pending<T> append(@Nullable Pending<T> current, @Nullable T before) {
+			List<Optional<T>> befores = new ArrayList<>((current != null) ? current.befores() : List.of());
+			befores.add(Optional.ofNullable(before));
+			return new Pending<>(List.copyOf(befores));
+		}
+
+		@Nullable Pending<T> withoutOldest() {
+			return (this.befores.size() > 1) ? new Pending<>(this.befores.subList(1, this.befores.size())) : null;
+		}
 
 	}
 

@@ -224,7 +224,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				this.tracker.delivered(key);
 				queue.event(() -> this.watch.deliver(type, event));
 			}
-			else if (this.watch.resyncsQueued().add(key)) {
+			else if (!this.tracker.isPending(key) && this.watch.resyncsQueued().add(key)) {
+				// a change of this object not handed on yet (an add held back until a
+				// list
+				// completes, an update fabric8 stored but has not queued) reaches
+				// listeners
+				// after this resync would: replaying its state now would run ahead of it
 				queue.event(() -> {
 					this.watch.resyncsQueued().remove(key);
 					this.watch.deliver(type, event);

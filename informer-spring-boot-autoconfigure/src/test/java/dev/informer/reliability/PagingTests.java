@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.event.InformerSyncedEvent;
+import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
@@ -106,6 +108,28 @@ class PagingTests {
 			assertThat(this.firstPageRequests).hasSize(3);
 			assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
 			assertThat(status.getLastList().items()).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void aResyncWhileTheListIsBetweenPagesReplaysNothingListenersHaveNotSeenAdded() {
+		firstPage("t1", cm(NS, "a", "1"), cm(NS, "b", "2"));
+		// a and b are cached, their adds held back until the list completes, while
+		// resyncs
+		// (every second here) replay the cache
+		this.faults.server()
+			.expect()
+			.get()
+			.delay(2500, TimeUnit.MILLISECONDS)
+			.withPath(page("t1"))
+			.andReturn(200, list("30", cm(NS, "c", "3")))
+			.once();
+		this.faults.watchStaysOpen(watchPath(NS, "30"));
+		this.runner.withPropertyValues("informer.resources.configmaps.resync-period=1s").run((context) -> {
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.events(ResourceUpdatedEvent.class).size() >= 3);
+			List<String> events = describe(listener.resourceEvents());
+			assertThat(events.subList(0, 3)).containsExactly("added a 1", "added b 2", "added c 3");
 		});
 	}
 
