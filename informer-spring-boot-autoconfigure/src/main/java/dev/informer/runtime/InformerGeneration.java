@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -108,7 +109,21 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 						+ ((ex != null) ? " (" + NamespaceInformer.describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
 			}
 		});
-		this.informer.start().whenComplete((result, ex) -> {
+		CompletionStage<Void> starting;
+		try {
+			starting = this.informer.start();
+		}
+		catch (RuntimeException ex) {
+			// retired (stopped or relisted) by another thread after its permit came:
+			// fabric8
+			// refuses to start an informer it stopped, and there is nothing left to start
+			releasePermit();
+			if (isActive()) {
+				throw ex;
+			}
+			return;
+		}
+		starting.whenComplete((result, ex) -> {
 			releasePermit();
 			if (ex != null && isActive()) {
 				Throwable cause = KubernetesErrors.unwrap(ex);
@@ -125,7 +140,13 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	private void releasePermit() {
 		Runnable release = this.permit.getAndSet(null);
 		if (release != null) {
-			release.run();
+			try {
+				release.run();
+			}
+			catch (RuntimeException ex) {
+				// the next watch's start failed: its own status says why, not this one's
+				logger.warn("Starting the next informer waiting for a list permit failed", ex);
+			}
 		}
 	}
 
@@ -164,7 +185,6 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	public void onList(String resourceVersion, boolean remainedEmpty) {
 		this.listing = false;
 		this.listedAt = this.watch.clock().instant();
-		releasePermit();
 		queueMarker(() -> {
 			if (this.watch.getStatus().listCompleted(this.store.size())) {
 				// publish the synced event first: startup waits on this future, and
@@ -174,6 +194,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			this.listed.complete(null);
 		});
+		// last: releasing starts the next watch's list on this thread
+		releasePermit();
 	}
 
 	private void queueMarker(Runnable action) {
