@@ -141,15 +141,7 @@ public final class RbacRules {
 
 	private static void appendRules(StringBuilder yaml, List<Rule> rules) {
 		yaml.append("rules:\n");
-		for (Rule rule : rules) {
-			yaml.append("  - apiGroups: [\"")
-				.append(rule.apiGroup())
-				.append("\"]\n    resources: [")
-				.append(String.join(", ", rule.resources()))
-				.append("]\n    verbs: [")
-				.append(String.join(", ", rule.verbs()))
-				.append("]\n");
-		}
+		rules.forEach((rule) -> yaml.append(rule.toYaml()));
 	}
 
 	@Override
@@ -165,6 +157,16 @@ public final class RbacRules {
 	 * @param verbs the verbs
 	 */
 	public record Rule(String apiGroup, List<String> resources, List<String> verbs) {
+
+		/**
+		 * Render the rule as an item of a Role's {@code rules} list, the one form every
+		 * message and manifest of the starter prints.
+		 * @return YAML, ending with a new line
+		 */
+		public String toYaml() {
+			return "  - apiGroups: [\"" + this.apiGroup + "\"]\n    resources: [" + String.join(", ", this.resources)
+					+ "]\n    verbs: [" + String.join(", ", this.verbs) + "]\n";
+		}
 
 	}
 

@@ -3,6 +3,7 @@ package dev.informer.runtime;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.client.Config;
@@ -15,6 +16,7 @@ import dev.informer.InformerDefinition;
 import dev.informer.InformerStartupException;
 import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.RbacRules;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 
@@ -125,8 +127,10 @@ public final class Diagnostics {
 	 */
 	public static String missingRule(InformerDefinition<?> definition, @Nullable String namespace) {
 		String kind = (namespace != null) ? "Role (namespace " + namespace + ")" : "ClusterRole";
-		return kind + " rule:\n  - apiGroups: [\"" + definition.getDeclaration().getGroup() + "\"]\n    resources: [\""
-				+ definition.getPlural() + "\"]\n    verbs: [\"list\", \"watch\"]";
+		return kind + " rule:\n" + new RbacRules.Rule(definition.getDeclaration().getGroup(),
+				List.of(definition.getPlural()), RbacRules.VERBS)
+			.toYaml()
+			.stripTrailing();
 	}
 
 	/**

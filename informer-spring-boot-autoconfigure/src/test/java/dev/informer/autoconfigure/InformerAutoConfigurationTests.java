@@ -342,8 +342,8 @@ class InformerAutoConfigurationTests {
 				.contains("'configmaps' is forbidden to list configmaps in namespace forbidden")
 				.contains("403");
 			assertThat(analysis.getAction()).contains("Role (namespace forbidden)")
-				.contains("resources: [\"configmaps\"]")
-				.contains("verbs: [\"list\", \"watch\"]")
+				.contains("resources: [configmaps]")
+				.contains("verbs: [list, watch]")
 				.contains("apiGroups: [\"\"]");
 		});
 	}
