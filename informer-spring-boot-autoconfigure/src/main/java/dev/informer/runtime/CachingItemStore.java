@@ -43,10 +43,6 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	private final BiConsumer<String, Throwable> transformFailures;
 
-	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms) {
-		this(stripManagedFields, transforms, new DeliveryTracker<>());
-	}
-
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker) {
 		this(stripManagedFields, transforms, tracker, (key, ex) -> {
 		});

@@ -67,14 +67,6 @@ public final class ListPermits {
 	}
 
 	/**
-	 * Forget a waiting task that no longer needs a permit (its watch stopped first).
-	 * @param task the task
-	 */
-	synchronized void cancel(Runnable task) {
-		this.waiting.remove(task);
-	}
-
-	/**
 	 * Return how many lists run now under a permit.
 	 * @return the number of permits in use
 	 */
