@@ -13,6 +13,7 @@ import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerRegistry;
 import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.InformerLifecycle;
@@ -32,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -111,6 +113,14 @@ public final class InformerAutoConfiguration {
 		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout(), startup.getMaxConcurrentLists()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DeliveryCoordinator informerDeliveryCoordinator(DefaultInformerRegistry registry, KubernetesClient client,
+			InformerEventPublisher publisher, InformerProperties properties, Environment environment) {
+		return new DeliveryCoordinator(registry, client, publisher,
+				DeliveryOptionsFactory.create(properties, environment, registry.names()), Clock.systemUTC());
 	}
 
 	private static @Nullable String configOrigin(KubernetesClient client, ConfigurableListableBeanFactory beanFactory,

@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+import dev.informer.DeliveryMode;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
@@ -22,6 +25,9 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
+
+	private static final Pattern LEASE_NAME = Pattern
+		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
 	/**
 	 * Whether to start the declared informers.
@@ -52,6 +58,8 @@ public class InformerProperties implements InitializingBean {
 	private final Reliability reliability = new Reliability();
 
 	private final Health health = new Health();
+
+	private final Delivery delivery = new Delivery();
 
 	/**
 	 * Informers by name. The name is used in events, health, metrics and the actuator
@@ -103,6 +111,10 @@ public class InformerProperties implements InitializingBean {
 		return this.health;
 	}
 
+	public Delivery getDelivery() {
+		return this.delivery;
+	}
+
 	public Map<String, Resource> getResources() {
 		return this.resources;
 	}
@@ -129,6 +141,7 @@ public class InformerProperties implements InitializingBean {
 						+ "(the default): fabric8 reopens a watch routinely and, after failures, with a backoff of up "
 						+ "to 32 s, so a shorter grace makes health flap");
 		this.reliability.validate();
+		this.delivery.validate();
 	}
 
 	private static void requirePositive(String property, Duration value, String fix) {
@@ -218,6 +231,160 @@ public class InformerProperties implements InitializingBean {
 
 		public void setFailOnForbidden(boolean failOnForbidden) {
 			this.failOnForbidden = failOnForbidden;
+		}
+
+	}
+
+	/**
+	 * How the replicas of an application share the delivery of resource events, on
+	 * Kubernetes Leases.
+	 */
+	public static class Delivery {
+
+		/**
+		 * Which replicas publish resource events: 'all' (every replica), 'leader' (only
+		 * the holder of the group's Lease) or 'sharded' (each object by exactly one live
+		 * member). Informers may override it with 'delivery-mode'.
+		 */
+		private DeliveryMode mode = DeliveryMode.ALL;
+
+		/**
+		 * The group the replicas form, and the name of its Leases. Defaults to
+		 * 'spring.application.name'.
+		 */
+		private @Nullable String group;
+
+		/**
+		 * This replica's identity in the Leases. Defaults to the pod name (HOSTNAME),
+		 * else the host name plus a random suffix.
+		 */
+		private @Nullable String identity;
+
+		/**
+		 * The namespace of the Leases. Defaults to the pod's namespace when running in a
+		 * cluster, else 'default'.
+		 */
+		private @Nullable String leaseNamespace;
+
+		/**
+		 * How long a Lease lasts without renewal before another replica may take it.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		/**
+		 * How long a holder keeps trying to renew its Lease before it stops publishing.
+		 * Shorter than the lease duration, so that a replica stops before another may
+		 * take over.
+		 */
+		private Duration renewDeadline = Duration.ofSeconds(10);
+
+		/**
+		 * How often Leases are renewed, tried and read.
+		 */
+		private Duration retryPeriod = Duration.ofSeconds(2);
+
+		/**
+		 * Whether sharded informers list and watch only their range when the API server
+		 * serves shard selectors (feature gate ShardedListAndWatch). When off, or not
+		 * served, each replica watches every object and publishes its range.
+		 */
+		private boolean serverSharding = true;
+
+		/**
+		 * Whether the 'delivery' health component is part of the readiness group.
+		 */
+		private boolean readiness;
+
+		void validate() {
+			if (this.group != null && !LEASE_NAME.matcher(this.group).matches()) {
+				throw invalid("informer.delivery.group", this.group,
+						"must be a valid Kubernetes name (lower case letters, digits, '-' and '.'), "
+								+ "for example 'orders-service'");
+			}
+			requirePositive("informer.delivery.retry-period", this.retryPeriod, "for example '2s'");
+			if (this.renewDeadline.compareTo(this.retryPeriod.multipliedBy(12).dividedBy(10)) <= 0) {
+				throw invalid("informer.delivery.renew-deadline", this.renewDeadline,
+						"must be longer than 1.2 x informer.delivery.retry-period (" + simple(this.retryPeriod)
+								+ "), so that a renewal can be retried before it; for example '10s' with '2s'");
+			}
+			if (this.leaseDuration.compareTo(this.renewDeadline) <= 0) {
+				throw invalid("informer.delivery.lease-duration", this.leaseDuration,
+						"must be longer than informer.delivery.renew-deadline (" + simple(this.renewDeadline)
+								+ "), so that a leader stops publishing before another replica may take over; "
+								+ "for example '15s' with '10s'");
+			}
+		}
+
+		public DeliveryMode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(DeliveryMode mode) {
+			this.mode = mode;
+		}
+
+		public @Nullable String getGroup() {
+			return this.group;
+		}
+
+		public void setGroup(@Nullable String group) {
+			this.group = group;
+		}
+
+		public @Nullable String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(@Nullable String identity) {
+			this.identity = identity;
+		}
+
+		public @Nullable String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(@Nullable String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		public Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		public boolean isServerSharding() {
+			return this.serverSharding;
+		}
+
+		public void setServerSharding(boolean serverSharding) {
+			this.serverSharding = serverSharding;
+		}
+
+		public boolean isReadiness() {
+			return this.readiness;
+		}
+
+		public void setReadiness(boolean readiness) {
+			this.readiness = readiness;
 		}
 
 	}
@@ -392,6 +559,12 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private @Nullable Boolean stripManagedFields;
 
+		/**
+		 * Which replicas publish this informer's resource events; overrides
+		 * 'informer.delivery.mode'.
+		 */
+		private @Nullable DeliveryMode deliveryMode;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -462,6 +635,14 @@ public class InformerProperties implements InitializingBean {
 
 		public void setListPageSize(@Nullable Long listPageSize) {
 			this.listPageSize = listPageSize;
+		}
+
+		public @Nullable DeliveryMode getDeliveryMode() {
+			return this.deliveryMode;
+		}
+
+		public void setDeliveryMode(@Nullable DeliveryMode deliveryMode) {
+			this.deliveryMode = deliveryMode;
 		}
 
 		public @Nullable Boolean getStripManagedFields() {

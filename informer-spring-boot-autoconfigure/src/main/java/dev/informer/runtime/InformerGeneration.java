@@ -72,6 +72,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private volatile @Nullable Instant listedAt;
 
+	/**
+	 * Whether the adds of this generation's first list replay objects this replica took
+	 * over (a relist for a new shard range).
+	 */
+	private volatile boolean replayList;
+
 	InformerGeneration(NamespaceInformer<T> watch, KubernetesClient client, List<InformerCustomizer> customizers) {
 		this.watch = watch;
 		this.informer = watch.createInformer(client);
@@ -85,6 +91,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.informer.itemStore(this.store);
 		this.informer.exceptionHandler(this);
 		this.informer.addEventHandler(this);
+	}
+
+	/**
+	 * Flag the adds of the first list as replays: they are objects this replica took
+	 * over, not new ones.
+	 */
+	void replayList() {
+		this.replayList = true;
 	}
 
 	void seed(Collection<T> initialState) {
@@ -214,8 +228,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	@Override
 	public void onAdd(T resource) {
+		boolean replay = this.replayList && !this.listed.isDone() && this.listedAt == null;
 		handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(this.watch.definition().getName(),
-				this.watch.definition().getResourceClass(), resource));
+				this.watch.definition().getResourceClass(), resource, replay));
 	}
 
 	@Override

@@ -14,8 +14,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
@@ -35,7 +39,9 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
+import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -241,6 +247,14 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * @return a future that completes when the new informer's list has been delivered
 	 */
 	synchronized CompletableFuture<Void> relist(RelistReason trigger) {
+		return relist(trigger, false);
+	}
+
+	/**
+	 * Relist as {@link #relist(RelistReason)} does, flagging the adds of the new list as
+	 * replays when {@code replay}: the objects of a shard range this replica took over.
+	 */
+	synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay) {
 		KubernetesClient client = this.client;
 		InformerGeneration<T> old = this.current;
 		if (this.closed || client == null || old == null) {
@@ -255,14 +269,42 @@ final class NamespaceInformer<T extends HasMetadata> {
 		// goes on
 		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
 		next.seed(old.retire());
+		if (replay) {
+			next.replayList();
+		}
 		this.status.relistRequested(trigger);
 		this.current = next;
 		next.start(null);
 		return next.listed();
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	SharedIndexInformer<T> createInformer(KubernetesClient client) {
+		FilterWatchListDeletable<T, ?, ?> filtered = operation(client);
+		String shardSelector = this.owner.shardSelector();
+		if (shardSelector != null) {
+			filtered = filtered.withShardSelector(shardSelector);
+		}
+		InformerDeclaration declaration = this.definition.getDeclaration();
+		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
+		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
+	}
+
+	/**
+	 * Return whether the API server filters this watch's lists by shard selector: it then
+	 * says so in the list's metadata. One request for at most one object.
+	 * @param client the client
+	 * @return whether shard selectors are served
+	 */
+	boolean servesShardSelectors(KubernetesClient client) {
+		String everything = ShardRanges.of(0, 1).selector();
+		Object list = operation(client).withShardSelector(everything)
+			.list(new ListOptionsBuilder().withLimit(1L).build());
+		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
+		return metadata != null && metadata.getShardInfo() != null;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private FilterWatchListDeletable<T, ?, ?> operation(KubernetesClient client) {
 		MixedOperation<T, ?, ?> operation = this.definition.isGeneric()
 				? (MixedOperation) client.genericKubernetesResources(context(this.definition))
 				: client.resources(this.definition.getResourceClass());
@@ -286,8 +328,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			// map by field would keep one requirement per field and not escape values
 			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
 		}
-		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
-		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
+		return filtered;
 	}
 
 	synchronized void stop() {
@@ -433,10 +474,42 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * Deliver an event to the listeners, on the queue's thread.
+	 * Publish, in order with the events queued now, each cached object that
+	 * {@code gained} selects as a replayed add, then a {@link ResourcesReplayedEvent}.
+	 * Objects this replica does not publish by then are left out.
+	 * @param gained the objects this replica took over
+	 * @param reason why, as the replayed event says
+	 */
+	void replay(Predicate<? super T> gained, String reason) {
+		DeliveryQueue queue = this.queue;
+		if (this.closed || queue == null) {
+			return;
+		}
+		queue.marker(() -> {
+			CachingItemStore<T> store = store();
+			if (this.closed || store == null) {
+				return;
+			}
+			int count = 0;
+			for (T resource : store.values().toList()) {
+				if (gained.test(resource) && this.owner.gate().publishes(resource)) {
+					deliver(EventType.ADDED, new ResourceAddedEvent<>(this.definition.getName(),
+							this.definition.getResourceClass(), resource, true));
+					count++;
+				}
+			}
+			this.owner.getPublisher()
+				.publish(new ResourcesReplayedEvent(this.definition.getName(), this.namespace, count, reason),
+						() -> !this.closed);
+		});
+	}
+
+	/**
+	 * Deliver an event to the listeners, on the queue's thread, if this replica publishes
+	 * it ({@code informer.delivery.mode}).
 	 */
 	void deliver(EventType type, ResourceEvent<T> event) {
-		if (this.closed) {
+		if (this.closed || !this.owner.gate().publishes(event.getResource())) {
 			return;
 		}
 		long started = System.nanoTime();

@@ -17,6 +17,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -75,6 +77,10 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	private volatile @Nullable Instant startedAt;
 
 	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
+
+	private volatile DeliveryGate gate = DeliveryGate.ALL;
+
+	private volatile Supplier<@Nullable String> shardSelector = () -> null;
 
 	private final RecoveryOptions recovery;
 
@@ -209,6 +215,60 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 							+ getName() + "'; other observers and later events are not affected", ex);
 				}
 			});
+	}
+
+	/**
+	 * Publish through {@code gate} from now on, and list and watch with the shard
+	 * selector {@code shardSelector} gives when a watch (re)starts.
+	 * @param gate which objects this replica publishes
+	 * @param shardSelector the API server shard selector, or {@code null} for all objects
+	 */
+	void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
+		this.gate = gate;
+		this.shardSelector = shardSelector;
+	}
+
+	DeliveryGate gate() {
+		return this.gate;
+	}
+
+	@Nullable String shardSelector() {
+		return this.shardSelector.get();
+	}
+
+	/**
+	 * Replay the cached objects {@code gained} selects, in order with each watch's
+	 * events.
+	 * @param gained the objects this replica took over
+	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
+	 */
+	void replay(Predicate<? super T> gained, String reason) {
+		this.parts.forEach((part) -> part.replay(gained, reason));
+	}
+
+	/**
+	 * Relist every watch with the current shard selector, flagging the adds as replays.
+	 * Watches not running are left alone.
+	 * @param reason the relist reason
+	 */
+	void relistForShards(RelistReason reason) {
+		for (NamespaceInformer<T> part : this.parts) {
+			try {
+				part.relist(reason, true);
+			}
+			catch (IllegalStateException ex) {
+				// stopped meanwhile: it lists with the new selector when it starts
+			}
+		}
+	}
+
+	/**
+	 * Return whether the API server filters this informer's lists by shard selector.
+	 * @param client the client
+	 * @return whether shard selectors are served
+	 */
+	boolean servesShardSelectors(KubernetesClient client) {
+		return this.parts.get(0).servesShardSelectors(client);
 	}
 
 	InformerEventPublisher getPublisher() {

@@ -44,7 +44,13 @@ public enum RelistReason {
 	 * The relist of a replacement informer: the previous one had not been watching for
 	 * longer than {@code informer.reliability.replace-stalled-after}.
 	 */
-	STALLED("stalled");
+	STALLED("stalled"),
+
+	/**
+	 * This replica's shard range changed ({@code informer.delivery.mode=sharded}) and the
+	 * API server filters by shard selector: the watch lists its new range.
+	 */
+	SHARD_RANGE("shard-range");
 
 	private final String tagValue;
 

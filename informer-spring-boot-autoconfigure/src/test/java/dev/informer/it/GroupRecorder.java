@@ -1,0 +1,122 @@
+package dev.informer.it;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourcesReplayedEvent;
+
+/**
+ * Records the resource events every replica of a group publishes, in the order they were
+ * published across the group, and folds them into the view a listener of the whole group
+ * would have: adds and updates set an object's state, deletes remove it, and a replay
+ * (its replayed adds up to the {@link ResourcesReplayedEvent}) replaces the view of the
+ * replaying replica's objects.
+ */
+final class GroupRecorder {
+
+	private final List<Published> published = new ArrayList<>();
+
+	/**
+	 * Return the listener of one replica; it takes {@code delay} per resource event, so
+	 * that a backlog builds up behind it.
+	 * @param replica the replica's name
+	 * @param delay the time each event takes
+	 * @return the listener, to register as a bean
+	 */
+	ApplicationListener<ApplicationEvent> listener(String replica, Duration delay) {
+		return (event) -> {
+			if (event instanceof ResourceEvent<?> resourceEvent) {
+				// published when the listener is called; a call running at a deadline
+				// ends (there is no fencing)
+				Instant at = Instant.now();
+				if (!delay.isZero()) {
+					// a slow listener, so that a backlog exists: not synchronization
+					LockSupport.parkNanos(delay.toNanos());
+				}
+				record(replica, resourceEvent, at);
+			}
+			else if (event instanceof ResourcesReplayedEvent replayed) {
+				synchronized (this) {
+					this.published
+						.add(new Published(replica, "replayed", replayed.getInformerName(), "", Instant.now()));
+				}
+			}
+		};
+	}
+
+	private synchronized void record(String replica, ResourceEvent<?> event, Instant at) {
+		String kind = (event instanceof ResourceAddedEvent<?> added) ? (added.isReplay() ? "replay" : "added")
+				: (event instanceof ResourceDeletedEvent) ? "deleted" : "updated";
+		this.published.add(new Published(replica, kind, event.getName(), event.getResourceVersion(), at));
+	}
+
+	synchronized List<Published> published() {
+		return List.copyOf(this.published);
+	}
+
+	synchronized List<Published> by(String replica) {
+		return this.published.stream().filter((p) -> p.replica().equals(replica)).toList();
+	}
+
+	/**
+	 * Return the live (not replayed) events of one object, across the group.
+	 */
+	synchronized List<Published> liveEventsOf(String name) {
+		return this.published.stream()
+			.filter((p) -> p.name().equals(name) && !p.kind().equals("replay") && !p.kind().equals("replayed"))
+			.toList();
+	}
+
+	/**
+	 * Return the group's view in {@code leader} mode, where a replay covers every object:
+	 * object name to resourceVersion.
+	 * @return the view
+	 */
+	synchronized Map<String, String> view() {
+		Map<String, String> view = new LinkedHashMap<>();
+		Map<String, Set<String>> replaying = new LinkedHashMap<>();
+		for (Published p : this.published) {
+			switch (p.kind()) {
+				case "added", "updated" -> {
+					view.put(p.name(), p.resourceVersion());
+				}
+				case "deleted" -> view.remove(p.name());
+				case "replay" -> {
+					view.put(p.name(), p.resourceVersion());
+					replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
+				}
+				case "replayed" -> {
+					// objects the new leader did not replay are gone
+					Set<String> replayed = replaying.getOrDefault(p.replica(), Set.of());
+					Set<String> known = new HashSet<>(view.keySet());
+					for (String name : known) {
+						if (!replayed.contains(name)) {
+							view.remove(name);
+						}
+					}
+					replaying.remove(p.replica());
+				}
+				default -> throw new IllegalStateException(p.kind());
+			}
+		}
+		return view;
+	}
+
+	record Published(String replica, String kind, String name, String resourceVersion, Instant at) {
+
+	}
+
+}
