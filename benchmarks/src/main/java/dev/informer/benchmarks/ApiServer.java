@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
+import org.jspecify.annotations.Nullable;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
@@ -44,11 +45,21 @@ final class ApiServer implements AutoCloseable {
 
 	private final Runnable stop;
 
+	private @Nullable String kubeConfigYaml;
+
 	private ApiServer(String label, boolean real, Config config, Runnable stop) {
 		this.label = label;
 		this.real = real;
 		this.config = config;
 		this.stop = stop;
+	}
+
+	/**
+	 * Return the kubeconfig of a real server, for clients in other processes.
+	 * @return the kubeconfig YAML, {@code null} for the mock server
+	 */
+	@Nullable String kubeConfigYaml() {
+		return this.kubeConfigYaml;
 	}
 
 	/**
@@ -58,6 +69,17 @@ final class ApiServer implements AutoCloseable {
 	 * @return the started server
 	 */
 	static ApiServer start(boolean mock) {
+		return start(mock, new String[0]);
+	}
+
+	/**
+	 * Start the real server with extra flags when its binaries exist and {@code mock} is
+	 * false, otherwise the mock server.
+	 * @param mock whether to use the mock server even when binaries exist
+	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
+	 * @return the started server
+	 */
+	static ApiServer start(boolean mock, String... flags) {
 		Path root = binaryRoot();
 		Optional<String> version = mock ? Optional.empty() : installedVersion(root);
 		if (version.isPresent()) {
@@ -71,10 +93,13 @@ final class ApiServer implements AutoCloseable {
 				.withApiServerFlag("--bind-address", "127.0.0.1")
 				.withApiServerFlag("--advertise-address", "127.0.0.1")
 				.withApiServerFlag("--endpoint-reconciler-type", "none")
+				.withApiServerFlags(java.util.List.of(flags))
 				.build());
 			server.start();
-			return new ApiServer("real kube-apiserver " + version.get() + " + etcd (loopback)", true,
+			ApiServer started = new ApiServer("real kube-apiserver " + version.get() + " + etcd (loopback)", true,
 					Config.fromKubeconfig(server.getKubeConfigYaml()), server::stop);
+			started.kubeConfigYaml = server.getKubeConfigYaml();
+			return started;
 		}
 		mockLogger.setLevel(java.util.logging.Level.WARNING);
 		Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();

@@ -3,6 +3,7 @@ package dev.informer.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,12 @@ public final class BenchmarkMain {
 
 	public static void main(String[] args) throws Exception {
 		System.setProperty("java.awt.headless", "true");
+		if (Arrays.asList(args).contains("--replicas-only")) {
+			Options options = Options
+				.parse(Arrays.stream(args).filter((arg) -> !arg.equals("--replicas-only")).toArray(String[]::new));
+			System.out.println(ReplicaBenchmark.run(options));
+			System.exit(0);
+		}
 		Options options = Options.parse(args);
 		Report report = run(options);
 		System.out.println();
@@ -53,6 +60,10 @@ public final class BenchmarkMain {
 							+ options.repetitions()
 							+ " repetitions, subject order rotated and reversed between repetitions");
 			summary = new Summary(new Harness(options, server, subjects).run());
+		}
+		if (!options.mock()) {
+			// replicas sharing a collection, on a server with shard selectors on
+			Harness.log("replicas: %n%s", ReplicaBenchmark.run(options));
 		}
 		List<PublishJmh.Score> jmh = options.jmh() ? PublishJmh.run(options.smoke()) : List.of();
 		Report report = new Report(context, subjects, summary, jmh);

@@ -41,17 +41,28 @@ class LeaderDeliveryIT {
 
 	private static final String NAMESPACE = "it-leader";
 
-	private static final Duration LEASE_DURATION = Duration.ofSeconds(4);
+	/**
+	 * Short Lease times so that the test is quick; run with
+	 * {@code -Dinformer.it.lease=15000,10000,2000} to measure the defaults.
+	 */
+	private static final long[] LEASE = java.util.Arrays
+		.stream(System.getProperty("informer.it.lease", "4000,3000,500").split(","))
+		.mapToLong(Long::parseLong)
+		.toArray();
 
-	private static final Duration RENEW_DEADLINE = Duration.ofSeconds(3);
+	private static final Duration LEASE_DURATION = Duration.ofMillis(LEASE[0]);
 
-	private static final Duration RETRY_PERIOD = Duration.ofMillis(500);
+	private static final Duration RENEW_DEADLINE = Duration.ofMillis(LEASE[1]);
+
+	private static final Duration RETRY_PERIOD = Duration.ofMillis(LEASE[2]);
 
 	/**
-	 * a's listener: 80 changes queued behind it take longer than the renew deadline, so a
-	 * still has events to publish when it must stop.
+	 * a's listener: the changes made before the cut take it about twice the renew
+	 * deadline, so a still has events to publish when it must stop.
 	 */
 	private static final Duration SLOW = Duration.ofMillis(100);
+
+	private static final int BEFORE_CUT = (int) Math.max(80, 2 * RENEW_DEADLINE.toMillis() / SLOW.toMillis());
 
 	/** fabric8 waits up to 1 + 1.2 retry periods between attempts to acquire. */
 	private static final double JITTER = 1.2;
@@ -90,11 +101,11 @@ class LeaderDeliveryIT {
 					// go on
 					Map<String, String> expectedBefore = serverState(admin);
 					assertThat(expectedBefore).isNotEmpty();
-					churn(admin, 80);
+					churn(admin, BEFORE_CUT);
 					Instant cutAt = Instant.now();
 					proxy.cut();
 					churn(admin, 60);
-					await().atMost(Duration.ofSeconds(60)).until(() -> role(b) == DeliveryRole.LEADER);
+					await().atMost(LEASE_DURATION.multipliedBy(4)).until(() -> role(b) == DeliveryRole.LEADER);
 					Instant tookOver = Instant.now();
 					DeliverySnapshot.Leadership old = snapshot(a).leadership();
 					assertThat(old.lastRenewal()).isNotNull();
