@@ -30,6 +30,7 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
+import dev.informer.InformerStartupException;
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.watch.DeliverySnapshot;
 import dev.informer.watch.DeliveryStatusSource;
@@ -201,10 +202,37 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		catch (ExecutionException | TimeoutException ex) {
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof LeaseElection.LeaseRefusedException refused) {
+				stop();
+				throw refusal(refused);
+			}
+			logger.warn("Delivery group '" + this.options.group() + "': " + NamespaceInformer.describe(ex.getCause())
+					+ "; publishing nothing until this replica reaches its Lease");
+		}
+		catch (TimeoutException ex) {
 			logger.warn("Delivery group '" + this.options.group() + "': no answer about its Lease within "
 					+ this.options.leaseDuration().toSeconds() + " s; publishing nothing until there is one");
 		}
+	}
+
+	private InformerStartupException refusal(LeaseElection.LeaseRefusedException refused) {
+		String namespace = this.options.leaseNamespace();
+		if (refused.code() == 404) {
+			return new InformerStartupException(
+					"Delivery group '" + this.options.group() + "': cannot create its Lease in namespace '" + namespace
+							+ "': the namespace does not exist",
+					"Set informer.delivery.lease-namespace to an existing namespace (by default the pod's own), "
+							+ "or create namespace '" + namespace + "'",
+					refused.getCause());
+		}
+		String verbs = this.shardedInformers.isEmpty() ? "get, create, update" : "get, create, update, list";
+		return new InformerStartupException(
+				"Delivery group '" + this.options.group() + "' (informer.delivery.mode): this replica may not "
+						+ refused.verb() + " Leases in namespace '" + namespace + "' (HTTP 403)",
+				"Grant it a Role in namespace '" + namespace + "' with:\n- apiGroups: [coordination.k8s.io]\n"
+						+ "  resources: [leases]\n  verbs: [" + verbs + "]\n(RbacRules prints the whole manifest)",
+				refused.getCause());
 	}
 
 	private ObjectMeta leaseMeta(String name, boolean member) {

@@ -6,9 +6,11 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
@@ -173,6 +175,28 @@ final class LeaseElection {
 	}
 
 	/**
+	 * The API server refused a request on the Lease in a way retrying cannot cure.
+	 */
+	static final class LeaseRefusedException extends RuntimeException {
+
+		private final String verb;
+
+		LeaseRefusedException(String verb, KubernetesClientException cause) {
+			super(cause.getMessage(), cause);
+			this.verb = verb;
+		}
+
+		String verb() {
+			return this.verb;
+		}
+
+		int code() {
+			return ((KubernetesClientException) getCause()).getCode();
+		}
+
+	}
+
+	/**
 	 * Told when the Lease is gained or lost, or its holder changes; on fabric8's election
 	 * thread: keep it short.
 	 */
@@ -198,21 +222,44 @@ final class LeaseElection {
 
 		@Override
 		public @Nullable LeaderElectionRecord get(KubernetesClient client) {
-			LeaderElectionRecord record = this.delegate.get(client);
+			LeaderElectionRecord record = refused("get", () -> this.delegate.get(client));
 			LeaseElection.this.lastContact = LeaseElection.this.clock.instant();
 			return record;
 		}
 
 		@Override
 		public void create(KubernetesClient client, LeaderElectionRecord record) {
-			this.delegate.create(client, record);
+			refused("create", () -> {
+				this.delegate.create(client, record);
+				return null;
+			});
 			renewed(record);
 		}
 
 		@Override
 		public void update(KubernetesClient client, LeaderElectionRecord record) {
-			this.delegate.update(client, record);
+			refused("update", () -> {
+				this.delegate.update(client, record);
+				return null;
+			});
 			renewed(record);
+		}
+
+		/**
+		 * Run a request; a refusal that retrying cannot cure (403: a missing RBAC rule,
+		 * 404 on create: no such namespace) ends the first round, so that startup fails
+		 * at once rather than after the lease duration.
+		 */
+		private <R> R refused(String verb, Supplier<R> request) {
+			try {
+				return request.get();
+			}
+			catch (KubernetesClientException ex) {
+				if (ex.getCode() == 403 || (ex.getCode() == 404 && verb.equals("create"))) {
+					LeaseElection.this.firstRound.completeExceptionally(new LeaseRefusedException(verb, ex));
+				}
+				throw ex;
+			}
 		}
 
 		private void renewed(LeaderElectionRecord record) {

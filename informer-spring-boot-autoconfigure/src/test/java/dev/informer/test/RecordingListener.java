@@ -7,7 +7,9 @@ import java.util.function.Predicate;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
+import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.event.ResourceEvent;
 
 /**
@@ -24,6 +26,16 @@ public class RecordingListener {
 
 	@EventListener
 	void on(InformerSyncedEvent event) {
+		this.events.add(event);
+	}
+
+	@EventListener
+	void on(ResourcesReplayedEvent event) {
+		this.events.add(event);
+	}
+
+	@EventListener
+	void on(DeliveryRoleChangedEvent event) {
 		this.events.add(event);
 	}
 

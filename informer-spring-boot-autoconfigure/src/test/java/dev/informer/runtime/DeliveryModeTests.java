@@ -1,0 +1,155 @@
+package dev.informer.runtime;
+
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.informer.DeliveryRole;
+import dev.informer.event.DeliveryRoleChangedEvent;
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourcesReplayedEvent;
+import dev.informer.test.InformerContexts;
+import dev.informer.test.MockApiServer;
+import dev.informer.test.RecordingListener;
+import dev.informer.test.TestResources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code informer.delivery.mode=leader} on fabric8's CRUD mock server, where the test
+ * plays the other replica by writing the Lease itself.
+ */
+class DeliveryModeTests {
+
+	private MockApiServer server;
+
+	private KubernetesClient client;
+
+	@BeforeEach
+	void start() {
+		this.server = MockApiServer.crud();
+		this.client = this.server.client();
+		for (int i = 0; i < 3; i++) {
+			this.client.configMaps()
+				.inNamespace("apps")
+				.resource(TestResources.configMap("apps", "cm-" + i, "v0"))
+				.create();
+		}
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.close();
+	}
+
+	@Test
+	void aLeaderWhenItStartsPublishesItsInitialListLiveAndHoldsTheLease() {
+		runner().run((context) -> {
+			assertThat(context).hasNotFailed();
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.events(ResourceAddedEvent.class).size() == 3);
+			assertThat(listener.events(ResourceAddedEvent.class)).noneMatch(ResourceAddedEvent::isReplay);
+			assertThat(listener.events(ResourcesReplayedEvent.class)).isEmpty();
+			assertThat(context.getBean(DeliveryCoordinator.class).snapshot().leadership().role())
+				.isEqualTo(DeliveryRole.LEADER);
+			Lease lease = this.client.leases().inNamespace("apps").withName("orders").get();
+			assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("replica-1");
+		});
+	}
+
+	@Test
+	void aStandbyPublishesNothingAndReplaysItsCacheWhenTheLeaseIsReleased() {
+		this.client.leases().inNamespace("apps").resource(lease("other", 3600)).create();
+		runner().run((context) -> {
+			assertThat(context).hasNotFailed();
+			RecordingListener listener = context.getBean(RecordingListener.class);
+			DeliveryCoordinator coordinator = context.getBean(DeliveryCoordinator.class);
+			assertThat(coordinator.snapshot().leadership().role()).isEqualTo(DeliveryRole.STANDBY);
+			assertThat(coordinator.snapshot().leadership().leaseHolder()).isEqualTo("other");
+			this.client.configMaps()
+				.inNamespace("apps")
+				.resource(TestResources.configMap("apps", "cm-3", "v0"))
+				.create();
+			// the standby caches the new object, and publishes nothing
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> context.getBean(DefaultInformerRegistry.class)
+					.informer("configmaps")
+					.getCache()
+					.list()
+					.size() == 4);
+			assertThat(listener.resourceEvents()).isEmpty();
+			// the other replica releases the Lease, as fabric8 does when it stops
+			this.client.leases().inNamespace("apps").withName("orders").edit((l) -> lease("", 1));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> !listener.events(ResourcesReplayedEvent.class).isEmpty());
+			List<ResourceAddedEvent> replayed = listener.events(ResourceAddedEvent.class);
+			assertThat(replayed).hasSize(4).allMatch(ResourceAddedEvent::isReplay);
+			assertThat(listener.events(ResourcesReplayedEvent.class)).singleElement()
+				.satisfies((event) -> assertThat(event.getCount()).isEqualTo(4))
+				.satisfies((event) -> assertThat(event.getReason()).isEqualTo("leader"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> listener.events(DeliveryRoleChangedEvent.class)
+					.stream()
+					.anyMatch((event) -> event.getRole() == DeliveryRole.LEADER));
+			// then live events
+			this.client.configMaps().inNamespace("apps").withName("cm-0").delete();
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 5);
+		});
+	}
+
+	@Test
+	void aLeaseNamespaceThatDoesNotExistFailsStartupNamingTheProperty() {
+		// the CRUD mock creates in any namespace: answer the create with a 404
+		this.server.server()
+			.expect()
+			.post()
+			.withPath("/apis/coordination.k8s.io/v1/namespaces/apps/leases")
+			.andReturn(404,
+					"{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+							+ "\"message\":\"namespaces \\\"apps\\\" not found\",\"reason\":\"NotFound\",\"code\":404}")
+			.always();
+		runner().run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("apps");
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("the namespace does not exist");
+		});
+	}
+
+	private ApplicationContextRunner runner() {
+		return InformerContexts.runner(() -> this.client)
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
+					"informer.delivery.identity=replica-1", "informer.delivery.lease-namespace=apps",
+					"informer.delivery.lease-duration=4s", "informer.delivery.renew-deadline=3s",
+					"informer.delivery.retry-period=200ms", "informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=apps");
+	}
+
+	private static Lease lease(String holder, int seconds) {
+		ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+		return new LeaseBuilder().withNewMetadata()
+			.withName("orders")
+			.withNamespace("apps")
+			.endMetadata()
+			.withNewSpec()
+			.withHolderIdentity(holder)
+			.withLeaseDurationSeconds(seconds)
+			.withAcquireTime(now)
+			.withRenewTime(now)
+			.withLeaseTransitions(0)
+			.endSpec()
+			.build();
+	}
+
+}
