@@ -10,20 +10,28 @@ import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.informer.InformerState;
+import dev.informer.event.ResourceAddedEvent;
 import dev.informer.metrics.InformerMetrics;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.InvariantListener;
 import dev.informer.test.RandomChanges;
+import dev.informer.test.RecordingListener;
+import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -140,9 +148,7 @@ class NamespaceSelectorIT {
 				long started = System.nanoTime();
 				for (String namespace : namespaces) {
 					createNamespace(namespace, label, true);
-					admin.configMaps()
-						.resource(dev.informer.test.TestResources.configMap(namespace, "cm", "1"))
-						.create();
+					admin.configMaps().resource(TestResources.configMap(namespace, "cm", "1")).create();
 				}
 				await().atMost(Duration.ofSeconds(120))
 					.until(() -> registry.informer("churn").getCache().size() == count);
@@ -174,6 +180,87 @@ class NamespaceSelectorIT {
 						count, churn.toMillis(), watchesBefore, watchesAtPeak, openConfigMapWatches(), threadsBefore,
 						Thread.activeCount(), metersBefore, metersAtPeak, meters.getMeters().size());
 			});
+	}
+
+	@Test
+	void aMatchingNamespaceThatIsForbiddenIsReportedAndRetriedWhileTheOthersGoOn() {
+		String label = "it-nsf";
+		createNamespace("it-nsf-ok", label, true);
+		createNamespace("it-nsf-denied", label, false);
+		admin.configMaps().resource(TestResources.configMap("it-nsf-ok", "ok", "1")).create();
+		admin.configMaps().resource(TestResources.configMap("it-nsf-denied", "denied", "1")).create();
+		// dave may follow namespaces, and read ConfigMaps only where a Role grants it
+		admin.rbac()
+			.clusterRoles()
+			.resource(new ClusterRoleBuilder().withNewMetadata()
+				.withName("namespace-reader")
+				.endMetadata()
+				.addNewRule()
+				.withApiGroups("")
+				.withResources("namespaces")
+				.withVerbs("list", "watch")
+				.endRule()
+				.build())
+			.serverSideApply();
+		admin.rbac()
+			.clusterRoleBindings()
+			.resource(new ClusterRoleBindingBuilder().withNewMetadata()
+				.withName("dave-namespace-reader")
+				.endMetadata()
+				.withNewRoleRef("rbac.authorization.k8s.io", "ClusterRole", "namespace-reader")
+				.addNewSubject()
+				.withKind("User")
+				.withName("dave")
+				.withApiGroup("rbac.authorization.k8s.io")
+				.endSubject()
+				.build())
+			.serverSideApply();
+		TestResources.grantConfigMapAccess(admin, "dave", "it-nsf-ok");
+		Config daveConfig = RealApiServer.get().adminConfig();
+		daveConfig.setImpersonateUsername("dave");
+		try (KubernetesClient dave = new KubernetesClientBuilder().withConfig(daveConfig).build()) {
+			InformerContexts.runner(() -> dave)
+				.withBean(RecordingListener.class)
+				.withPropertyValues("informer.resources.tenants.api-version=v1",
+						"informer.resources.tenants.kind=ConfigMap",
+						"informer.resources.tenants.namespace-selector=" + label + "=on",
+						"informer.resources.tenants.field-selector=metadata.name!=kube-root-ca.crt")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					RecordingListener listener = context.getBean(RecordingListener.class);
+					DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
+					label("it-nsf-denied", label, true);
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> watch(registry, "it-nsf-denied") != null
+								&& watch(registry, "it-nsf-denied").getLastError() != null);
+					Watch denied = watch(registry, "it-nsf-denied");
+					assertThat(denied.getLastError().httpCode()).isEqualTo(403);
+					assertThat(denied.isSynced()).isFalse();
+					// the other namespace goes on
+					admin.configMaps().resource(TestResources.configMap("it-nsf-ok", "ok-2", "1")).create();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> listener
+							.events(ResourceAddedEvent.class, (event) -> "ok-2".equals(event.getName()))
+							.size() == 1);
+					assertThat(watch(registry, "it-nsf-ok").getState()).isEqualTo(InformerState.WATCHING);
+					// retried: access granted later is picked up without a restart
+					TestResources.grantConfigMapAccess(admin, "dave", "it-nsf-denied");
+					await().atMost(Duration.ofSeconds(90)).until(denied::isSynced);
+					assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
+						.containsExactlyInAnyOrder("ok", "ok-2", "denied");
+				});
+		}
+		deleteNamespace("it-nsf-ok");
+		deleteNamespace("it-nsf-denied");
+	}
+
+	private static @Nullable Watch watch(DefaultInformerRegistry registry, String namespace) {
+		return registry.informer("tenants")
+			.getWatches()
+			.stream()
+			.filter((watch) -> namespace.equals(watch.getNamespace()))
+			.findFirst()
+			.orElse(null);
 	}
 
 	private static Map<String, String> selectedState(String label, Map<String, RandomChanges> changes) {
