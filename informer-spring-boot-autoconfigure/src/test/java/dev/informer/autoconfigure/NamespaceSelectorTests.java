@@ -1,5 +1,6 @@
 package dev.informer.autoconfigure;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
@@ -20,12 +25,15 @@ import dev.informer.event.InformerNamespaceChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -161,6 +169,43 @@ class NamespaceSelectorTests {
 					.containsExactly("b1");
 				assertThat(registry.informer("configmaps").getWatches()).extracting(Watch::getNamespace)
 					.containsExactly("sel-b");
+			});
+	}
+
+	@Test
+	void healthAndEndpointShowTheSelectorAndTheCurrentNamespaces() {
+		this.runner
+			.withPropertyValues("informer.resources.globex.api-version=v1", "informer.resources.globex.kind=ConfigMap",
+					"informer.resources.globex.namespace-selector=tenant=globex")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
+				WatchHealthPolicy policy = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+				InformersHealthContributor health = new InformersHealthContributor(registry, policy, Clock.systemUTC());
+				InformersEndpoint endpoint = new InformersEndpoint(registry, policy, Clock.systemUTC());
+				// no namespace matches: UP, naming the selector
+				assertThat(health.getContributor("globex")).isInstanceOfSatisfying(HealthIndicator.class,
+						(indicator) -> {
+							Health result = indicator.health();
+							assertThat(result.getStatus()).isEqualTo(Status.UP);
+							assertThat(result.getDetails()).containsEntry("namespaceSelector", "tenant=globex")
+								.containsEntry("namespaces", List.of());
+						});
+				assertThat(endpoint.informers().informers().get("globex").declaration())
+					.containsEntry("namespaceSelector", "tenant=globex")
+					.containsEntry("selectedNamespaces", List.of());
+				namespace("hz-a", Map.of("tenant", "globex"));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> registry.informer("globex").isSynced()
+							&& !registry.informer("globex").getWatches().isEmpty());
+				assertThat(health.getContributor("globex")).isInstanceOfSatisfying(CompositeHealthContributor.class,
+						(composite) -> assertThat(composite.getContributor("hz-a")).isInstanceOfSatisfying(
+								HealthIndicator.class,
+								(indicator) -> assertThat(indicator.health().getDetails())
+									.containsEntry("namespace", "hz-a")
+									.containsEntry("namespaceSelector", "tenant=globex")));
+				assertThat(endpoint.informers().informers().get("globex").declaration())
+					.containsEntry("selectedNamespaces", List.of("hz-a"));
 			});
 	}
 
