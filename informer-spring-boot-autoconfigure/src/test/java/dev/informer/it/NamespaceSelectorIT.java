@@ -127,6 +127,49 @@ class NamespaceSelectorIT {
 	}
 
 	@Test
+	void aFlappingLabelLeavesOneWatchAndAViewEqualToTheServer() {
+		String label = "it-flap";
+		String namespace = "it-flap-0";
+		createNamespace(namespace, label, true);
+		RandomChanges changes = new RandomChanges(admin, namespace, SEED, 30);
+		changes.createAll();
+		this.runner
+			.withBean(InvariantListener.class,
+					() -> new InvariantListener(SEED, Duration.ofMillis(2), Duration.ofMillis(8)))
+			.withPropertyValues("informer.resources.flap.api-version=v1", "informer.resources.flap.kind=ConfigMap",
+					"informer.resources.flap.namespace-selector=" + label + "=on",
+					"informer.resources.flap.field-selector=metadata.name!=kube-root-ca.crt")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				InvariantListener listener = context.getBean(InvariantListener.class);
+				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
+				SimpleMeterRegistry meters = new SimpleMeterRegistry();
+				new InformerMetrics(registry, java.time.Clock.systemUTC()).bindTo(meters);
+				int metersOfOneWatch = meters.getMeters().size();
+				// faster than the slow listener delivers: leaves and joins queue up
+				// behind
+				// it
+				for (int flap = 0; flap < 30; flap++) {
+					label(namespace, label, flap % 2 == 1);
+					changes.run(2, 0, (dice) -> {
+					});
+				}
+				Supplier<Map<String, String>> selected = () -> isLabelled(namespace, label) ? changes.serverState()
+						: Map.of();
+				listener.awaitReplayOf(selected, RERUN + ", after flapping", Duration.ofSeconds(90));
+				assertThat(registry.informer("flap").getWatches()).extracting(Watch::getNamespace)
+					.containsExactly(namespace);
+				await().atMost(Duration.ofSeconds(30))
+					.untilAsserted(() -> assertThat(meters.getMeters()).hasSize(metersOfOneWatch));
+				label(namespace, label, false);
+				listener.awaitReplayOf(Map::of, RERUN + ", unlabelled", Duration.ofSeconds(60));
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(meters.getMeters()).isEmpty());
+				assertThat(registry.informer("flap").getWatches()).isEmpty();
+			});
+		deleteNamespace(namespace);
+	}
+
+	@Test
 	void hundredNamespacesChurnedLeaveNoWatchThreadOrMeter() {
 		String label = "it-churn";
 		int count = 100;
