@@ -6,12 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,7 +34,6 @@ import dev.informer.InformerCustomizer;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.ResourceCache;
-import dev.informer.event.InformerNamespaceChangedEvent;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
@@ -78,7 +73,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	private final List<WatchSetObserver> watchSetObservers = new CopyOnWriteArrayList<>();
 
 	/** With a namespace selector: what joins and leaves, while running. */
-	private final Selection selection = new Selection();
+	private final SelectedNamespaces<T> selection = new SelectedNamespaces<>(this, this.parts, this.watchSetObservers);
 
 	private final ResourceCache<T> cache;
 
@@ -123,7 +118,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.clock = clock;
 		List<String> namespaces = definition.getDeclaration().getNamespaces();
 		if (definition.getDeclaration().getNamespaceSelector() != null) {
-			// the namespaces join and leave at runtime, see Selection
+			// the namespaces join and leave at runtime, see SelectedNamespaces
 		}
 		else if (namespaces.isEmpty()) {
 			this.parts.add(new NamespaceInformer<>(this, null, clock));
@@ -249,6 +244,14 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			return (started, ex) -> this.retryPolicy.shouldRetry(true, ex);
 		}
 		return this.retryPolicy;
+	}
+
+	RetryPolicy declaredRetryPolicy() {
+		return this.retryPolicy;
+	}
+
+	Clock clock() {
+		return this.clock;
 	}
 
 	RecoveryOptions getRecovery() {
@@ -428,17 +431,19 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	void namespaceSynced() {
 		if (this.definition.getDeclaration().getNamespaceSelector() != null) {
-			// published once the namespaces matching at start synced, see Selection
+			// published once the namespaces matching at start synced, see
+			// SelectedNamespaces
 			return;
 		}
-		if (isSynced() && this.syncPublished.compareAndSet(false, true)) {
-			Instant started = this.startedAt;
-			Duration timeToSync = (started != null) ? Duration.between(started, this.clock.instant()) : Duration.ZERO;
-			this.publisher.publish(new InformerSyncedEvent(getName(), this.cache.size(), timeToSync));
+		if (isSynced()) {
+			publishSynced();
 		}
 	}
 
-	private void publishSynced() {
+	/**
+	 * Publish the synced event, once per start.
+	 */
+	void publishSynced() {
 		if (this.syncPublished.compareAndSet(false, true)) {
 			Instant started = this.startedAt;
 			Duration timeToSync = (started != null) ? Duration.between(started, this.clock.instant()) : Duration.ZERO;
@@ -449,205 +454,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	@Override
 	public String toString() {
 		return "ResourceInformer[" + this.definition + "]";
-	}
-
-	/**
-	 * The namespaces of an informer declared with a {@code namespace-selector}: a
-	 * {@link NamespaceInformer} is added when a namespace joins and removed when it
-	 * leaves. A namespace that leaves first delivers a delete, flagged as having left the
-	 * selection, for each object its listeners have seen, then stops; a namespace that
-	 * joins again meanwhile starts only once that is done, so that its adds never
-	 * overtake those deletes.
-	 */
-	private final class Selection implements NamespaceSelection.Member {
-
-		/** Namespaces leaving: done when their last delete has been delivered. */
-		private final Map<String, LeavingNamespace<T>> leaving = new ConcurrentHashMap<>();
-
-		private @Nullable NamespaceSelections selections;
-
-		private @Nullable String selector;
-
-		private @Nullable KubernetesClient client;
-
-		private List<InformerCustomizer> customizers = List.of();
-
-		private @Nullable ExecutorService executor;
-
-		private ListPermits permits = ListPermits.UNLIMITED;
-
-		private volatile boolean running;
-
-		private volatile boolean startupSynced;
-
-		synchronized CompletableFuture<Void> start(NamespaceSelections selections, String selector,
-				KubernetesClient client, List<InformerCustomizer> customizers, ExecutorService executor,
-				ListPermits permits) {
-			this.selections = selections;
-			this.selector = selector;
-			this.client = client;
-			this.customizers = List.copyOf(customizers);
-			this.executor = executor;
-			this.permits = permits;
-			this.running = true;
-			this.startupSynced = false;
-			CompletableFuture<Void> result = new CompletableFuture<>();
-			selections.add(selector, this, ResourceInformer.this.retryPolicy)
-				.thenCompose(this::syncedAtStart)
-				.whenComplete((ignored, ex) -> {
-					if (ex != null) {
-						result.completeExceptionally(ex);
-					}
-					else {
-						this.startupSynced = true;
-						publishSynced();
-						result.complete(null);
-					}
-				});
-			return result;
-		}
-
-		/**
-		 * The namespaces matching at start synced: one that left before it synced counts
-		 * as synced, one that failed fails the start as a declared namespace does.
-		 */
-		private CompletableFuture<Void> syncedAtStart(Set<String> namespaces) {
-			List<CompletableFuture<Void>> synced = new ArrayList<>();
-			for (NamespaceInformer<T> part : ResourceInformer.this.parts) {
-				if (namespaces.contains(part.getNamespace())) {
-					CompletableFuture<Void> partSynced = new CompletableFuture<>();
-					part.synced().whenComplete((ignored, ex) -> {
-						if (ex == null || ex instanceof CancellationException) {
-							partSynced.complete(null);
-						}
-						else {
-							partSynced.completeExceptionally(ex);
-						}
-					});
-					synced.add(partSynced);
-				}
-			}
-			CompletableFuture<Void> all = new CompletableFuture<>();
-			synced.forEach((future) -> future.whenComplete((ignored, ex) -> {
-				if (ex != null) {
-					all.completeExceptionally(ex);
-				}
-			}));
-			CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> all.complete(null));
-			return all;
-		}
-
-		boolean isStartupSynced() {
-			return this.startupSynced;
-		}
-
-		@Override
-		public void namespaceJoined(String namespace, String cause) {
-			NamespaceInformer<T> part;
-			LeavingNamespace<T> previous;
-			synchronized (this) {
-				if (!this.running || find(namespace) != null) {
-					return;
-				}
-				part = new NamespaceInformer<>(ResourceInformer.this, namespace, ResourceInformer.this.clock);
-				ResourceInformer.this.parts.add(part);
-				previous = this.leaving.get(namespace);
-			}
-			ResourceInformer.this.publisher.publish(new InformerNamespaceChangedEvent(getName(), namespace,
-					InformerNamespaceChangedEvent.Change.JOINED, cause));
-			if (previous == null) {
-				startPart(part);
-			}
-			else {
-				previous.done().whenComplete((ignored, ex) -> startPart(part));
-			}
-		}
-
-		private synchronized void startPart(NamespaceInformer<T> part) {
-			KubernetesClient client = this.client;
-			ExecutorService executor = this.executor;
-			if (this.running && client != null && executor != null && ResourceInformer.this.parts.contains(part)) {
-				// only now: the meters of a previous watch of this namespace are removed
-				ResourceInformer.this.watchSetObservers
-					.forEach((observer) -> observer.watchAdded(ResourceInformer.this, part.getStatus()));
-				part.start(client, this.customizers, executor, this.permits);
-			}
-		}
-
-		@Override
-		public void namespaceLeft(String namespace, String cause) {
-			NamespaceInformer<T> part;
-			LeavingNamespace<T> leaving;
-			synchronized (this) {
-				part = find(namespace);
-				if (!this.running || part == null) {
-					return;
-				}
-				ResourceInformer.this.parts.remove(part);
-				LeavingNamespace<T> previous = this.leaving.get(namespace);
-				leaving = new LeavingNamespace<>(part, new CompletableFuture<>());
-				this.leaving.put(namespace, leaving);
-				if (previous != null && !previous.done().isDone()) {
-					// its start waits for the previous one: it has delivered nothing
-					previous.done().whenComplete((ignored, ex) -> leave(leaving, cause));
-					return;
-				}
-			}
-			leave(leaving, cause);
-		}
-
-		private void leave(LeavingNamespace<T> leaving, String cause) {
-			NamespaceInformer<T> part = leaving.part();
-			String namespace = String.valueOf(part.getNamespace());
-			part.leave(() -> ResourceInformer.this.publisher.publish(new InformerNamespaceChangedEvent(getName(),
-					namespace, InformerNamespaceChangedEvent.Change.LEFT, cause)))
-				.whenComplete((ignored, ex) -> {
-					this.leaving.remove(namespace, leaving);
-					ResourceInformer.this.watchSetObservers
-						.forEach((observer) -> observer.watchRemoved(ResourceInformer.this, part.getStatus()));
-					leaving.done().complete(null);
-				});
-		}
-
-		private @Nullable NamespaceInformer<T> find(String namespace) {
-			for (NamespaceInformer<T> part : ResourceInformer.this.parts) {
-				if (namespace.equals(part.getNamespace())) {
-					return part;
-				}
-			}
-			return null;
-		}
-
-		void stop() {
-			List<NamespaceInformer<T>> removed;
-			synchronized (this) {
-				if (!this.running) {
-					return;
-				}
-				this.running = false;
-				removed = new ArrayList<>(ResourceInformer.this.parts);
-				this.leaving.values().forEach((leaving) -> removed.add(leaving.part()));
-				this.leaving.values().forEach((leaving) -> leaving.done().complete(null));
-				this.leaving.clear();
-				ResourceInformer.this.parts.clear();
-			}
-			// outside this lock: the selection tells its members under its own
-			NamespaceSelections selections = this.selections;
-			String selector = this.selector;
-			if (selections != null && selector != null) {
-				selections.remove(selector, this);
-			}
-			for (NamespaceInformer<T> part : removed) {
-				part.stop();
-				ResourceInformer.this.watchSetObservers
-					.forEach((observer) -> observer.watchRemoved(ResourceInformer.this, part.getStatus()));
-			}
-		}
-
-	}
-
-	private record LeavingNamespace<T extends HasMetadata>(NamespaceInformer<T> part, CompletableFuture<Void> done) {
-
 	}
 
 }
