@@ -48,6 +48,8 @@ public final class InformerDeclaration {
 
 	private final @Nullable String fieldSelector;
 
+	private final @Nullable String namespaceSelector;
+
 	private final Duration resyncPeriod;
 
 	private final long listPageSize;
@@ -62,6 +64,8 @@ public final class InformerDeclaration {
 		this.namespaces = Collections.unmodifiableList(new ArrayList<>(builder.namespaces));
 		this.labelSelector = StringUtils.hasText(builder.labelSelector) ? builder.labelSelector.trim() : null;
 		this.fieldSelector = StringUtils.hasText(builder.fieldSelector) ? builder.fieldSelector.trim() : null;
+		this.namespaceSelector = StringUtils.hasText(builder.namespaceSelector) ? builder.namespaceSelector.trim()
+				: null;
 		this.resyncPeriod = builder.resyncPeriod;
 		this.listPageSize = builder.listPageSize;
 		this.stripManagedFields = builder.stripManagedFields;
@@ -112,15 +116,14 @@ public final class InformerDeclaration {
 		if (new LinkedHashSet<>(this.namespaces).size() != this.namespaces.size()) {
 			throw invalid("namespaces", this.namespaces, "lists a namespace twice", "List each namespace once.");
 		}
-		if (this.labelSelector != null) {
-			String problem = Selectors.labelSelectorProblem(this.labelSelector);
-			if (problem != null) {
-				throw invalid("label-selector", this.labelSelector, "is not a valid label selector (" + problem + ")",
-						"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', 'replicas>1', "
-								+ "'!legacy', requirements separated by ','. A set lists at least one value: "
-								+ "to select an empty value write 'app=', to select objects without the label "
-								+ "write '!app'.");
-			}
+		checkLabelSelector("label-selector", this.labelSelector);
+		checkLabelSelector("namespace-selector", this.namespaceSelector);
+		if (this.namespaceSelector != null && !this.namespaces.isEmpty()) {
+			throw invalid("namespace-selector", this.namespaceSelector,
+					"is set together with 'namespaces' " + this.namespaces
+							+ ": the namespaces to watch are either listed or chosen by label",
+					"Remove 'namespaces' to watch the namespaces whose labels match the selector, or remove "
+							+ "'namespace-selector' to watch the listed namespaces.");
 		}
 		if (this.fieldSelector != null) {
 			List<Selectors.FieldRequirement> requirements;
@@ -147,6 +150,20 @@ public final class InformerDeclaration {
 		if (this.listPageSize < 0) {
 			throw invalid("list-page-size", this.listPageSize, "is negative",
 					"Use 0 to list in one request from the API server's watch cache, or a positive page size.");
+		}
+	}
+
+	private void checkLabelSelector(String property, @Nullable String selector) {
+		if (selector == null) {
+			return;
+		}
+		String problem = Selectors.labelSelectorProblem(selector);
+		if (problem != null) {
+			throw invalid(property, selector, "is not a valid label selector (" + problem + ")",
+					"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', 'replicas>1', "
+							+ "'!legacy', requirements separated by ','. A set lists at least one value: "
+							+ "to select an empty value write 'app=', to select objects without the label "
+							+ "write '!app'.");
 		}
 	}
 
@@ -254,6 +271,16 @@ public final class InformerDeclaration {
 	}
 
 	/**
+	 * Return the label selector of the namespaces to watch: the informer then watches
+	 * each namespace whose labels match it, starting and stopping watches as namespaces
+	 * come and go. Exclusive with {@link #getNamespaces() namespaces}.
+	 * @return the namespace selector or {@code null}
+	 */
+	public @Nullable String getNamespaceSelector() {
+		return this.namespaceSelector;
+	}
+
+	/**
 	 * Return the field selector as sent to the API server: every requirement, in the
 	 * declared order and escaped as declared, without the blanks around fields and
 	 * values.
@@ -311,6 +338,8 @@ public final class InformerDeclaration {
 		private @Nullable String labelSelector;
 
 		private @Nullable String fieldSelector;
+
+		private @Nullable String namespaceSelector;
 
 		private Duration resyncPeriod = Duration.ZERO;
 
@@ -379,6 +408,16 @@ public final class InformerDeclaration {
 		 */
 		public Builder fieldSelector(@Nullable String fieldSelector) {
 			this.fieldSelector = fieldSelector;
+			return this;
+		}
+
+		/**
+		 * Set the label selector of the namespaces to watch.
+		 * @param namespaceSelector the selector
+		 * @return this builder
+		 */
+		public Builder namespaceSelector(@Nullable String namespaceSelector) {
+			this.namespaceSelector = namespaceSelector;
 			return this;
 		}
 

@@ -13,8 +13,11 @@ import java.util.TreeSet;
  * The least Kubernetes RBAC the declared informers need: {@code list} and {@code watch}
  * on each declared resource, in a Role per declared namespace for namespaced kinds
  * watched in named namespaces, and in a ClusterRole for cluster-scoped kinds and
- * informers of all namespaces. Nothing else: API discovery is granted to every
- * authenticated identity by Kubernetes' default {@code system:discovery} ClusterRole.
+ * informers of all namespaces. An informer with a {@code namespace-selector} needs
+ * {@code list} and {@code watch} on Namespaces and on its kind cluster-wide (in the
+ * ClusterRole): the namespaces it will watch appear at runtime, so no Role can be granted
+ * in them ahead of time. Nothing else: API discovery is granted to every authenticated
+ * identity by Kubernetes' default {@code system:discovery} ClusterRole.
  * <p>
  * Computed from resolved {@link InformerDefinition definitions} (the plural and the scope
  * come from the API server), for example {@code RbacRules.of(registry)} in a running
@@ -27,13 +30,24 @@ public final class RbacRules {
 	 */
 	public static final List<String> VERBS = List.of("list", "watch");
 
+	/**
+	 * Why an informer with a {@code namespace-selector} needs cluster-wide rules, printed
+	 * above the ClusterRole's rules.
+	 */
+	static final String SELECTOR_REASON = "# namespace-selector: list/watch namespaces to follow the selection, and the "
+			+ "kind cluster-wide: matching namespaces appear at runtime, so a Role per namespace cannot be granted "
+			+ "ahead of time";
+
 	private final Map<String, List<Rule>> roles;
 
 	private final List<Rule> clusterRole;
 
-	private RbacRules(Map<String, List<Rule>> roles, List<Rule> clusterRole) {
+	private final boolean namespaceSelector;
+
+	private RbacRules(Map<String, List<Rule>> roles, List<Rule> clusterRole, boolean namespaceSelector) {
 		this.roles = roles;
 		this.clusterRole = clusterRole;
+		this.namespaceSelector = namespaceSelector;
 	}
 
 	/**
@@ -55,10 +69,17 @@ public final class RbacRules {
 	public static RbacRules of(Collection<? extends InformerDefinition<?>> definitions) {
 		Map<String, Map<String, SortedSet<String>>> namespaced = new TreeMap<>();
 		Map<String, SortedSet<String>> cluster = new TreeMap<>();
+		boolean namespaceSelector = false;
 		for (InformerDefinition<?> definition : definitions) {
 			String group = definition.getDeclaration().getGroup();
 			List<String> namespaces = definition.getDeclaration().getNamespaces();
-			if (definition.isNamespaced() && !namespaces.isEmpty()) {
+			if (definition.getDeclaration().getNamespaceSelector() != null) {
+				// the watch on Namespaces, and the kind in namespaces not known yet
+				namespaceSelector = true;
+				cluster.computeIfAbsent("", (key) -> new TreeSet<>()).add("namespaces");
+				cluster.computeIfAbsent(group, (key) -> new TreeSet<>()).add(definition.getPlural());
+			}
+			else if (definition.isNamespaced() && !namespaces.isEmpty()) {
 				for (String namespace : namespaces) {
 					namespaced.computeIfAbsent(namespace, (key) -> new TreeMap<>())
 						.computeIfAbsent(group, (key) -> new TreeSet<>())
@@ -71,7 +92,7 @@ public final class RbacRules {
 		}
 		Map<String, List<Rule>> roles = new TreeMap<>();
 		namespaced.forEach((namespace, byGroup) -> roles.put(namespace, rules(byGroup)));
-		return new RbacRules(Collections.unmodifiableMap(roles), rules(cluster));
+		return new RbacRules(Collections.unmodifiableMap(roles), rules(cluster), namespaceSelector);
 	}
 
 	private static List<Rule> rules(Map<String, SortedSet<String>> byGroup) {
@@ -112,6 +133,9 @@ public final class RbacRules {
 			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: ")
 				.append(name)
 				.append('\n');
+			if (this.namespaceSelector) {
+				yaml.append(SELECTOR_REASON).append('\n');
+			}
 			appendRules(yaml, this.clusterRole);
 			yaml.append("---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: ")
 				.append(name)

@@ -55,6 +55,25 @@ class RbacRulesTests {
 	}
 
 	@Test
+	void aNamespaceSelectorNeedsNamespacesAndTheKindClusterWideAndSaysWhy() {
+		InformerDeclaration declaration = InformerDeclaration.builder("tenants")
+			.apiVersion("v1")
+			.kind("ConfigMap")
+			.namespaceSelector("tenant=acme")
+			.build();
+		RbacRules selected = RbacRules
+			.of(List.of(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+					definition("pods", "v1", "Pod", Pod.class, "pods", true, "team-a")));
+		assertThat(selected.getClusterRole())
+			.containsExactly(new Rule("", List.of("configmaps", "namespaces"), List.of("list", "watch")));
+		assertThat(selected.getRoles()).containsOnlyKeys("team-a");
+		String yaml = selected.toYaml("app", "apps");
+		assertThat(yaml).contains("kind: ClusterRole\nmetadata:\n  name: app\n# namespace-selector: ")
+			.contains("a Role per namespace cannot be granted ahead of time");
+		assertThat(new Yaml().loadAll(yaml)).hasSize(4);
+	}
+
+	@Test
 	@SuppressWarnings("unchecked")
 	void yamlHasARoleAndBindingPerNamespaceAndTheClusterRoleBoundToOneServiceAccount() {
 		List<Map<String, Object>> documents = new ArrayList<>();

@@ -152,6 +152,7 @@ public final class InformerAutoConfiguration {
 				.namespaces(resource.getNamespaces())
 				.labelSelector(resource.getLabelSelector())
 				.fieldSelector(resource.getFieldSelector())
+				.namespaceSelector(resource.getNamespaceSelector())
 				.resyncPeriod((resource.getResyncPeriod() != null) ? resource.getResyncPeriod()
 						: properties.getResyncPeriod())
 				.listPageSize((resource.getListPageSize() != null) ? resource.getListPageSize()

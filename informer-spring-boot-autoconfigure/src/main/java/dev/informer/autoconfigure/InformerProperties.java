@@ -543,6 +543,14 @@ public class InformerProperties implements InitializingBean {
 		private @Nullable String fieldSelector;
 
 		/**
+		 * Label selector of the namespaces to watch, for example 'tenant=acme': one watch
+		 * per matching namespace, started when a namespace starts matching and stopped
+		 * when it stops matching or is deleted. Exclusive with 'namespaces'; not for
+		 * cluster-scoped kinds.
+		 */
+		private @Nullable String namespaceSelector;
+
+		/**
 		 * Resync period of this informer. Defaults to 'informer.resync-period'.
 		 */
 		private @Nullable Duration resyncPeriod;
@@ -611,6 +619,14 @@ public class InformerProperties implements InitializingBean {
 
 		public void setLabelSelector(@Nullable String labelSelector) {
 			this.labelSelector = labelSelector;
+		}
+
+		public @Nullable String getNamespaceSelector() {
+			return this.namespaceSelector;
+		}
+
+		public void setNamespaceSelector(@Nullable String namespaceSelector) {
+			this.namespaceSelector = namespaceSelector;
 		}
 
 		public @Nullable String getFieldSelector() {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -237,8 +238,13 @@ public class InformersEndpoint {
 				worst = health.level();
 			}
 		}
-		return new InformerDescriptor(worst.name(), declaration(informer.getDefinition()), informer.getCache().size(),
-				watches);
+		Map<String, Object> declaration = declaration(informer.getDefinition());
+		if (informer.getDefinition().getDeclaration().getNamespaceSelector() != null) {
+			// the namespaces the selector matches now
+			declaration.put("selectedNamespaces",
+					informer.getWatches().stream().map(Watch::getNamespace).filter(Objects::nonNull).toList());
+		}
+		return new InformerDescriptor(worst.name(), declaration, informer.getCache().size(), watches);
 	}
 
 	private static Map<String, Object> declaration(InformerDefinition<?> definition) {
@@ -250,6 +256,9 @@ public class InformersEndpoint {
 		result.put("namespaced", definition.isNamespaced());
 		result.put("type", definition.getResourceClass().getName());
 		result.put("namespaces", declaration.getNamespaces());
+		if (declaration.getNamespaceSelector() != null) {
+			result.put("namespaceSelector", declaration.getNamespaceSelector());
+		}
 		if (declaration.getLabelSelector() != null) {
 			result.put("labelSelector", declaration.getLabelSelector());
 		}

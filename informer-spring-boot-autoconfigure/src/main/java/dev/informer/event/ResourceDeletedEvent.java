@@ -11,6 +11,8 @@ public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T
 
 	private final boolean finalStateUnknown;
 
+	private final boolean leftSelection;
+
 	/**
 	 * Create a new event.
 	 * @param informerName the name of the informer
@@ -19,8 +21,23 @@ public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T
 	 * @param finalStateUnknown whether the deletion was detected by a relist
 	 */
 	public ResourceDeletedEvent(String informerName, Class<T> resourceType, T resource, boolean finalStateUnknown) {
+		this(informerName, resourceType, resource, finalStateUnknown, false);
+	}
+
+	/**
+	 * Create a new event.
+	 * @param informerName the name of the informer
+	 * @param resourceType the resource class of the informer
+	 * @param resource the last known state of the resource
+	 * @param finalStateUnknown whether the deletion was detected by a relist
+	 * @param leftSelection whether the resource was not deleted but its namespace left
+	 * the informer's {@code namespace-selector}
+	 */
+	public ResourceDeletedEvent(String informerName, Class<T> resourceType, T resource, boolean finalStateUnknown,
+			boolean leftSelection) {
 		super(informerName, resourceType, resource);
 		this.finalStateUnknown = finalStateUnknown;
+		this.leftSelection = leftSelection;
 	}
 
 	/**
@@ -33,9 +50,20 @@ public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T
 		return this.finalStateUnknown;
 	}
 
+	/**
+	 * Return whether the resource left the informer's view without being deleted: its
+	 * namespace stopped matching the informer's {@code namespace-selector} (or was
+	 * deleted), so the namespace's watch stopped and its objects left the cache.
+	 * {@link #getResource()} is then the last state listeners received.
+	 * @return whether the resource left the selection
+	 */
+	public boolean isLeftSelection() {
+		return this.leftSelection;
+	}
+
 	@Override
 	protected String describeDetails() {
-		return ", finalStateUnknown=" + this.finalStateUnknown;
+		return ", finalStateUnknown=" + this.finalStateUnknown + (this.leftSelection ? ", leftSelection=true" : "");
 	}
 
 }

@@ -9,7 +9,9 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealthPolicy;
@@ -22,7 +24,9 @@ import dev.informer.watch.WatchedInformer;
  * {@link InformerHealthIndicator} per namespace, so that Spring Boot aggregates their
  * statuses and each namespace's state can be read on its own (for example at
  * {@code /actuator/health/informers/configmaps/team-a}); any other informer is a single
- * indicator.
+ * indicator. An informer declared with a {@code namespace-selector} is composite over the
+ * namespaces it watches now (which change as namespaces join and leave), or, while none
+ * matches, a single indicator that is UP and names its selector.
  * <p>
  * A probe only reads the statuses, in time linear in the number of watches; they are as
  * fresh as the last sample of the runtime's watch monitor.
@@ -61,7 +65,15 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 
 	private HealthContributor contributor(WatchedInformer<?> informer) {
 		List<Watch> statuses = informer.getWatches();
-		if (informer.getDefinition().getDeclaration().getNamespaces().size() <= 1) {
+		String selector = informer.getDefinition().getDeclaration().getNamespaceSelector();
+		if (selector != null && statuses.isEmpty()) {
+			// no namespace matches now: nothing is watched but the selection itself
+			return (HealthIndicator) () -> Health.up()
+				.withDetail("namespaceSelector", selector)
+				.withDetail("namespaces", List.of())
+				.build();
+		}
+		if (selector == null && informer.getDefinition().getDeclaration().getNamespaces().size() <= 1) {
 			return new InformerHealthIndicator(informer, statuses.get(0), this.policy, this.clock);
 		}
 		Map<String, HealthContributor> namespaces = new LinkedHashMap<>();

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
@@ -28,6 +29,7 @@ import dev.informer.watch.ListCycle;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchRegistry;
+import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
 
 /**
@@ -120,7 +122,7 @@ import dev.informer.watch.WatchedInformer;
  * </tr>
  * </table>
  */
-public class InformerMetrics implements MeterBinder, DeliveryObserver {
+public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetObserver {
 
 	/**
 	 * The relist reasons every watch has a counter for.
@@ -136,6 +138,11 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 
 	private final Set<WatchedInformer<?>> observed = ConcurrentHashMap.newKeySet();
 
+	private final List<MeterRegistry> boundTo = new CopyOnWriteArrayList<>();
+
+	/** The meters of each watch, removed when its namespace leaves a selection. */
+	private final Map<WatchKey, List<Meter>> meters = new ConcurrentHashMap<>();
+
 	/**
 	 * Create the meters' binder.
 	 * @param registry the informers
@@ -148,100 +155,134 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver {
 
 	@Override
 	public void bindTo(MeterRegistry meters) {
+		this.boundTo.add(meters);
 		for (WatchedInformer<?> informer : this.registry.informers()) {
 			for (Watch status : informer.getWatches()) {
 				bind(meters, informer, status);
 			}
 			if (this.observed.add(informer)) {
 				informer.addDeliveryObserver(this);
+				informer.addWatchSetObserver(this);
+			}
+		}
+	}
+
+	/**
+	 * Register the meters of a watch added at runtime, in every registry bound.
+	 * @param informer the informer
+	 * @param watch the watch
+	 */
+	@Override
+	public void watchAdded(WatchedInformer<?> informer, Watch watch) {
+		this.boundTo.forEach((meters) -> bind(meters, informer, watch));
+	}
+
+	/**
+	 * Remove the meters of a watch removed at runtime, from every registry bound, so that
+	 * namespaces that come and go leave no meter behind.
+	 * @param informer the informer
+	 * @param watch the watch
+	 */
+	@Override
+	public void watchRemoved(WatchedInformer<?> informer, Watch watch) {
+		WatchKey key = new WatchKey(informer.getName(), watch.getNamespace());
+		this.listenerTimers.remove(key);
+		List<Meter> removed = this.meters.remove(key);
+		if (removed != null) {
+			for (Meter meter : removed) {
+				this.boundTo.forEach((meters) -> meters.remove(meter));
 			}
 		}
 	}
 
 	private void bind(MeterRegistry meters, WatchedInformer<?> informer, Watch status) {
+		List<Meter> registered = this.meters.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()),
+				(key) -> new CopyOnWriteArrayList<>());
 		Tags tags = tags(informer, status);
 		for (EventType type : EventType.values()) {
-			FunctionCounter.builder("informer.events", status, (watch) -> watch.getEventCount(type))
+			registered.add(FunctionCounter.builder("informer.events", status, (watch) -> watch.getEventCount(type))
 				.description("Events delivered to listeners")
 				.baseUnit("events")
 				.tags(tags)
 				.tag("type", type.tagValue())
-				.register(meters);
+				.register(meters));
 			Timer timer = Timer.builder("informer.listener.duration")
 				.description("Time listeners took for one event, together")
 				.tags(tags)
 				.tag("type", type.tagValue())
 				.register(meters);
+			registered.add(timer);
 			this.listenerTimers
 				.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()),
 						(key) -> new ConcurrentHashMap<>())
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
-		Gauge.builder("informer.cache.size", status, Watch::getCacheSize)
+		registered.add(Gauge.builder("informer.cache.size", status, Watch::getCacheSize)
 			.description("Objects in the cache")
 			.baseUnit("objects")
 			.tags(tags)
-			.register(meters);
-		Gauge.builder("informer.watching", status, (watch) -> watch.isOpen() ? 1 : 0)
+			.register(meters));
+		registered.add(Gauge.builder("informer.watching", status, (watch) -> watch.isOpen() ? 1 : 0)
 			.description("Whether the watch is open (1) or not (0)")
 			.tags(tags)
-			.register(meters);
-		Gauge.builder("informer.synced", status, (watch) -> watch.isSynced() ? 1 : 0)
+			.register(meters));
+		registered.add(Gauge.builder("informer.synced", status, (watch) -> watch.isSynced() ? 1 : 0)
 			.description("Whether the initial list has been delivered (1) or not (0)")
 			.tags(tags)
-			.register(meters);
-		FunctionCounter.builder("informer.watch.reconnects", status, Watch::getReconnects)
+			.register(meters));
+		registered.add(FunctionCounter.builder("informer.watch.reconnects", status, Watch::getReconnects)
 			.description("Watches lost and resumed after the sync")
 			.tags(tags)
-			.register(meters);
+			.register(meters));
 		for (RelistReason reason : RELIST_REASONS) {
-			FunctionCounter.builder("informer.relists", status, (watch) -> watch.getRelistCount(reason))
+			registered.add(FunctionCounter.builder("informer.relists", status, (watch) -> watch.getRelistCount(reason))
 				.description("Lists after the initial one")
 				.tags(tags)
 				.tag("reason", reason.tagValue())
-				.register(meters);
+				.register(meters));
 		}
-		FunctionTimer
+		registered.add(FunctionTimer
 			.builder("informer.list.duration", status, Watch::getListCount,
 					(watch) -> watch.getListTotalTime().toNanos(), TimeUnit.NANOSECONDS)
 			.description("Time to list, initial list and relists")
 			.tags(tags)
-			.register(meters);
-		Gauge.builder("informer.list.items", status, InformerMetrics::lastListItems)
+			.register(meters));
+		registered.add(Gauge.builder("informer.list.items", status, InformerMetrics::lastListItems)
 			.description("Objects cached after the last list")
 			.baseUnit("objects")
 			.tags(tags)
-			.register(meters);
-		FunctionTimer
+			.register(meters));
+		registered.add(FunctionTimer
 			.builder("informer.resync.duration", status, Watch::getResyncCount,
 					(watch) -> watch.getResyncTotalTime().toNanos(), TimeUnit.NANOSECONDS)
 			.description("Time from the first to the last event of each resync cycle")
 			.tags(tags)
-			.register(meters);
-		TimeGauge
+			.register(meters));
+		registered.add(TimeGauge
 			.builder("informer.resync.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastResyncAt))
 			.description("Time since the last resync event")
 			.tags(tags)
-			.register(meters);
-		TimeGauge
+			.register(meters));
+		registered.add(TimeGauge
 			.builder("informer.event.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastActivityAt))
 			.description("Time since the last event or bookmark")
 			.tags(tags)
-			.register(meters);
-		Gauge.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
-			.description("Last resourceVersion seen, when numeric")
-			.tags(tags)
-			.register(meters);
-		FunctionCounter.builder("informer.listener.errors", status, Watch::getListenerFailures)
+			.register(meters));
+		registered
+			.add(Gauge.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
+				.description("Last resourceVersion seen, when numeric")
+				.tags(tags)
+				.register(meters));
+		registered.add(FunctionCounter.builder("informer.listener.errors", status, Watch::getListenerFailures)
 			.description("Listener invocations that threw")
 			.tags(tags)
-			.register(meters);
-		Gauge.builder("informer.backlog", status, Watch::getBacklog)
+			.register(meters));
+		registered.add(Gauge.builder("informer.backlog", status, Watch::getBacklog)
 			.description("Changes cached but not yet delivered to listeners")
 			.baseUnit("events")
 			.tags(tags)
-			.register(meters);
+			.register(meters));
 	}
 
 	@Override

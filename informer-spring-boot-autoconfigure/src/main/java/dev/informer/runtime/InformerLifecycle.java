@@ -82,8 +82,11 @@ public class InformerLifecycle implements SmartLifecycle {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		this.running = true;
 		ListPermits permits = new ListPermits(this.startup.maxConcurrentLists());
+		// one watch on Namespaces per distinct namespace-selector, however many informers
+		// declare it
+		NamespaceSelections selections = new NamespaceSelections(this.client);
 		for (ResourceInformer<?> informer : this.registry.informers()) {
-			synced.add(informer.start(this.client, this.customizers, permits));
+			synced.add(informer.start(this.client, this.customizers, permits, selections));
 		}
 		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {

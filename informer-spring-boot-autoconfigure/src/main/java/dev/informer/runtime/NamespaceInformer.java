@@ -40,6 +40,7 @@ import dev.informer.InformerDefinition;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.watch.EventType;
@@ -96,6 +97,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 	private volatile @Nullable InformerGeneration<T> current;
 
 	private volatile boolean closed;
+
+	/** Leaving the namespace selection: no relist or replacement any more. */
+	private volatile boolean leaving;
 
 	private @Nullable ScheduledFuture<?> pendingReplacement;
 
@@ -257,7 +261,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay) {
 		KubernetesClient client = this.client;
 		InformerGeneration<T> old = this.current;
-		if (this.closed || client == null || old == null) {
+		if (this.closed || this.leaving || client == null || old == null) {
 			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
 		}
 		ScheduledFuture<?> pending = this.pendingReplacement;
@@ -351,6 +355,47 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
+	 * Leave the informer's namespace selection: stop the fabric8 informer now, then
+	 * deliver, after what is queued, a delete flagged as having left the selection for
+	 * each object listeners will have seen, then run {@code last}, then stop.
+	 * @param last run on the queue after the deletes, before it closes
+	 * @return a future that completes once stopped
+	 */
+	synchronized CompletableFuture<Void> leave(Runnable last) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		InformerGeneration<T> generation = this.current;
+		DeliveryQueue queue = this.queue;
+		if (this.closed || generation == null || queue == null) {
+			// never started: nothing was delivered
+			last.run();
+			stop();
+			done.complete(null);
+			return done;
+		}
+		this.leaving = true;
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
+		for (T resource : generation.retire()) {
+			ResourceDeletedEvent<T> event = new ResourceDeletedEvent<>(this.definition.getName(),
+					this.definition.getResourceClass(), resource, false, true);
+			queue.event(() -> deliver(EventType.DELETED, event));
+		}
+		queue.marker(() -> {
+			try {
+				last.run();
+			}
+			finally {
+				stop();
+				done.complete(null);
+			}
+		});
+		return done;
+	}
+
+	/**
 	 * Sample the watch connection and the last resourceVersion into the status, and
 	 * replace a fabric8 informer that stopped working.
 	 */
@@ -412,7 +457,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		InformerGeneration<T> generation = this.current;
 		// callers judged the current generation; one retired already is a failed
 		// replacement
-		if (this.closed || scheduler == null || generation == null || this.pendingReplacement != null) {
+		if (this.closed || this.leaving || scheduler == null || generation == null || this.pendingReplacement != null) {
 			return;
 		}
 		BackOffExecution execution = this.backOff.get();

@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -43,6 +44,7 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.DeliveryObserver;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
+import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
 
 /**
@@ -68,7 +70,12 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private final Clock clock;
 
-	private final List<NamespaceInformer<T>> parts;
+	private final List<NamespaceInformer<T>> parts = new CopyOnWriteArrayList<>();
+
+	private final List<WatchSetObserver> watchSetObservers = new CopyOnWriteArrayList<>();
+
+	/** With a namespace selector: what joins and leaves, while running. */
+	private final SelectedNamespaces<T> selection = new SelectedNamespaces<>(this, this.parts, this.watchSetObservers);
 
 	private final ResourceCache<T> cache;
 
@@ -116,15 +123,16 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.retryPolicy = retryPolicy;
 		this.clock = clock;
 		List<String> namespaces = definition.getDeclaration().getNamespaces();
-		List<NamespaceInformer<T>> created = new ArrayList<>();
-		if (namespaces.isEmpty()) {
-			created.add(new NamespaceInformer<>(this, null, clock));
+		if (definition.getDeclaration().getNamespaceSelector() != null) {
+			// the namespaces join and leave at runtime, see SelectedNamespaces
+		}
+		else if (namespaces.isEmpty()) {
+			this.parts.add(new NamespaceInformer<>(this, null, clock));
 		}
 		else {
-			namespaces.forEach((namespace) -> created.add(new NamespaceInformer<>(this, namespace, clock)));
+			namespaces.forEach((namespace) -> this.parts.add(new NamespaceInformer<>(this, namespace, clock)));
 		}
-		this.parts = Collections.unmodifiableList(created);
-		this.cache = new CombinedCache<>(this.parts);
+		this.cache = new CombinedCache<>(Collections.unmodifiableList(this.parts));
 	}
 
 	/**
@@ -268,7 +276,20 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @return whether shard selectors are served
 	 */
 	boolean servesShardSelectors(KubernetesClient client) {
-		return this.parts.get(0).servesShardSelectors(client);
+		// with a namespace-selector no namespace may match yet: ask across all of them
+		NamespaceInformer<T> probe = this.parts.isEmpty() ? new NamespaceInformer<>(this, null, this.clock)
+				: this.parts.get(0);
+		return probe.servesShardSelectors(client);
+	}
+
+	/**
+	 * Add an observer of the watches added and removed as namespaces join and leave the
+	 * {@code namespace-selector}.
+	 * @param observer the observer
+	 */
+	@Override
+	public void addWatchSetObserver(WatchSetObserver observer) {
+		this.watchSetObservers.add(observer);
 	}
 
 	InformerEventPublisher getPublisher() {
@@ -280,7 +301,20 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	RetryPolicy getRetryPolicy() {
+		if (this.selection.isStartupSynced()) {
+			// a namespace joining later is retried as a watch that lost access is: the
+			// application is running, and the others are unaffected
+			return (started, ex) -> this.retryPolicy.shouldRetry(true, ex);
+		}
 		return this.retryPolicy;
+	}
+
+	RetryPolicy declaredRetryPolicy() {
+		return this.retryPolicy;
+	}
+
+	Clock clock() {
+		return this.clock;
 	}
 
 	RecoveryOptions getRecovery() {
@@ -311,14 +345,37 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @return a future that completes when every namespace has synced, or fails when one
 	 * gave up
 	 */
-	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
 			ListPermits permits) {
+		return start(client, customizers, permits, null);
+	}
+
+	/**
+	 * Start every fabric8 informer, as
+	 * {@link #start(KubernetesClient, List, ListPermits)} does; an informer declared with
+	 * a {@code namespace-selector} shares the watch on Namespaces of its selector through
+	 * {@code selections} (or, when {@code null}, has one of its own), and its future
+	 * completes when the namespaces matching at start have synced.
+	 * @param client the client
+	 * @param customizers the customizers to apply before each start
+	 * @param permits the cap on concurrent initial lists, shared by the informers
+	 * @param selections the shared watches on Namespaces, or {@code null}
+	 * @return a future that completes when every namespace has synced, or fails when one
+	 * gave up
+	 */
+	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			ListPermits permits, @Nullable NamespaceSelections selections) {
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
 		shutDownScheduler();
 		this.scheduler = recoveryScheduler();
 		ExecutorService executor = deliveryExecutor();
 		this.executor = executor;
+		String selector = this.definition.getDeclaration().getNamespaceSelector();
+		if (selector != null) {
+			NamespaceSelections shared = (selections != null) ? selections : new NamespaceSelections(client);
+			return this.selection.start(shared, selector, client, customizers, executor, permits);
+		}
 		CompletableFuture<Void> result = new CompletableFuture<>();
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		for (NamespaceInformer<T> part : this.parts) {
@@ -387,6 +444,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * its tasks on shutdown. A relist or a replacement never interrupts a listener.
 	 */
 	public synchronized void stop() {
+		this.selection.stop();
 		this.parts.forEach(NamespaceInformer::stop);
 		shutDownScheduler();
 		ExecutorService executor = this.executor;
@@ -435,7 +493,21 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	void namespaceSynced() {
-		if (isSynced() && this.syncPublished.compareAndSet(false, true)) {
+		if (this.definition.getDeclaration().getNamespaceSelector() != null) {
+			// published once the namespaces matching at start synced, see
+			// SelectedNamespaces
+			return;
+		}
+		if (isSynced()) {
+			publishSynced();
+		}
+	}
+
+	/**
+	 * Publish the synced event, once per start.
+	 */
+	void publishSynced() {
+		if (this.syncPublished.compareAndSet(false, true)) {
 			Instant started = this.startedAt;
 			Duration timeToSync = (started != null) ? Duration.between(started, this.clock.instant()) : Duration.ZERO;
 			this.publisher.publish(new InformerSyncedEvent(getName(), this.cache.size(), timeToSync));

@@ -100,6 +100,12 @@ public class ResourceKindResolver {
 					declaration.getNamespaces(), "is set but " + declaration.getKind() + " is cluster-scoped",
 					"Remove 'namespaces': cluster-scoped kinds are watched cluster-wide.");
 		}
+		if (!namespaced && declaration.getNamespaceSelector() != null) {
+			throw new InvalidInformerDeclarationException(declaration.getName(), "namespace-selector",
+					declaration.getNamespaceSelector(), "is set but " + declaration.getKind() + " is cluster-scoped",
+					"Remove 'namespace-selector': cluster-scoped kinds have no namespaces and are watched "
+							+ "cluster-wide.");
+		}
 		return create(declaration, type, resource.getName(), namespaced);
 	}
 

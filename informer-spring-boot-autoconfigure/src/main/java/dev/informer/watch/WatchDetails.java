@@ -42,6 +42,7 @@ public final class WatchDetails {
 		if (namespace != null) {
 			details.put("namespace", namespace);
 		}
+		putIfPresent(details, "namespaceSelector", declaration.getNamespaceSelector());
 		putIfPresent(details, "resourceVersion", snapshot.lastResourceVersion());
 		details.put("synced", snapshot.isSynced());
 		putIfPresent(details, "syncedAt", format(snapshot.syncedAt()));

@@ -16,7 +16,9 @@ public interface WatchedInformer<T extends HasMetadata> extends Informer<T> {
 
 	/**
 	 * Return the informer's watches: one per declared namespace, in declaration order, or
-	 * one for all namespaces (or a cluster-scoped kind).
+	 * one for all namespaces (or a cluster-scoped kind), or with a
+	 * {@code namespace-selector} one per namespace currently selected, in the order they
+	 * joined.
 	 * @return the watches
 	 */
 	List<Watch> getWatches();
@@ -27,5 +29,14 @@ public interface WatchedInformer<T extends HasMetadata> extends Informer<T> {
 	 * @param observer the observer
 	 */
 	void addDeliveryObserver(DeliveryObserver observer);
+
+	/**
+	 * Add an observer of watches added and removed at runtime (namespaces joining and
+	 * leaving a {@code namespace-selector}). Informers whose watches are fixed never tell
+	 * it anything.
+	 * @param observer the observer
+	 */
+	default void addWatchSetObserver(WatchSetObserver observer) {
+	}
 
 }

@@ -34,6 +34,10 @@ import static org.awaitility.Awaitility.await;
  * It can be slow, as real listeners are: each event then takes a seeded random time (its
  * simulated work, spent on the delivery thread), so that changes queue up behind it and
  * relists, 410s and replacements happen while it is behind.
+ * <p>
+ * A delete flagged as having left a namespace selection must carry the state this
+ * listener last saw; the object may come back later (its namespace joins again) as an
+ * add.
  */
 public class InvariantListener {
 
@@ -133,7 +137,16 @@ public class InvariantListener {
 				this.violations.add("deleted (final state unknown) as " + version
 						+ ", a state this listener did not last see (" + last + "): " + event);
 			}
-			if (!deleted.isFinalStateUnknown()) {
+			else if (deleted.isLeftSelection() && !last.equals(version)) {
+				// its namespace left the selection: the state listeners saw leaves
+				this.violations.add("left the selection as " + version + ", a state this listener did not last see ("
+						+ last + "): " + event);
+			}
+			if (deleted.isLeftSelection()) {
+				// it may come back, from its namespace joining again, in any later state
+				this.lastVersion.remove(key);
+			}
+			else if (!deleted.isFinalStateUnknown()) {
 				// a delete may carry the object's last state (same resourceVersion) or a
 				// newer one
 				checkOrder(key, event, true);
@@ -146,7 +159,9 @@ public class InvariantListener {
 		}
 		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " " + version
 				+ (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
-						? " (final state unknown)" : ""));
+						? " (final state unknown)" : "")
+				+ (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isLeftSelection())
+						? " (left the selection)" : ""));
 	}
 
 	private void checkOrder(String key, ResourceEvent<?> event, boolean mayRepeat) {

@@ -1,0 +1,64 @@
+package dev.informer.runtime;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The {@link NamespaceSelection}s of one client: one watch on Namespaces per distinct
+ * {@code namespace-selector}, however many informers declare it. A selection's watch
+ * starts with its first member and stops when its last member leaves.
+ */
+public final class NamespaceSelections {
+
+	private final KubernetesClient client;
+
+	private final Map<String, NamespaceSelection> selections = new HashMap<>();
+
+	/**
+	 * Create the selections of a client.
+	 * @param client the client to watch Namespaces with
+	 */
+	public NamespaceSelections(KubernetesClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * Add a member to the selection of a selector, creating it on first use with the
+	 * first member's retry policy.
+	 */
+	CompletableFuture<Set<String>> add(String selector, NamespaceSelection.Member member, RetryPolicy retryPolicy) {
+		NamespaceSelection selection;
+		synchronized (this) {
+			selection = this.selections.computeIfAbsent(selector,
+					(key) -> new NamespaceSelection(this.client, key, retryPolicy));
+		}
+		// outside this lock: the selection tells the member of its namespaces under its
+		// own
+		return selection.add(member);
+	}
+
+	void remove(String selector, NamespaceSelection.Member member) {
+		NamespaceSelection selection;
+		synchronized (this) {
+			selection = this.selections.get(selector);
+			if (selection == null || !selection.remove(member)) {
+				return;
+			}
+			this.selections.remove(selector);
+		}
+		selection.stop();
+	}
+
+	/**
+	 * Return how many watches on Namespaces run.
+	 * @return the number of distinct selectors watched
+	 */
+	public synchronized int size() {
+		return this.selections.size();
+	}
+
+}
