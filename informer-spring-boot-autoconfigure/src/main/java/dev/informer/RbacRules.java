@@ -38,6 +38,20 @@ public final class RbacRules {
 			+ "kind cluster-wide: matching namespaces appear at runtime, so a Role per namespace cannot be granted "
 			+ "ahead of time";
 
+	/**
+	 * The verbs on Leases of {@link DeliveryMode#LEADER}: read, take and renew the
+	 * group's Lease.
+	 */
+	public static final List<String> LEADER_LEASE_VERBS = List.of("get", "create", "update");
+
+	/**
+	 * The verbs on Leases of {@link DeliveryMode#SHARDED}: each replica's own Lease, and
+	 * {@code list} to find the members.
+	 */
+	public static final List<String> SHARDED_LEASE_VERBS = List.of("get", "create", "update", "list");
+
+	private static final String LEASE_GROUP = "coordination.k8s.io";
+
 	private final Map<String, List<Rule>> roles;
 
 	private final List<Rule> clusterRole;
@@ -99,6 +113,28 @@ public final class RbacRules {
 		List<Rule> rules = new ArrayList<>();
 		byGroup.forEach((group, resources) -> rules.add(new Rule(group, List.copyOf(resources), VERBS)));
 		return List.copyOf(rules);
+	}
+
+	/**
+	 * Return these rules plus what delivery across replicas needs: in the Lease
+	 * namespace's Role, {@code get}, {@code create} and {@code update} on
+	 * {@code coordination.k8s.io} Leases for {@link DeliveryMode#LEADER} (the group's
+	 * Lease) and {@link DeliveryMode#SHARDED} (each replica's own), and {@code list} for
+	 * {@code sharded} (to find the members). Nothing for {@link DeliveryMode#ALL}.
+	 * @param modes the delivery modes the informers use
+	 * @param leaseNamespace the namespace of the Leases
+	 * @return the rules
+	 */
+	public RbacRules withDelivery(Collection<DeliveryMode> modes, String leaseNamespace) {
+		if (!modes.contains(DeliveryMode.LEADER) && !modes.contains(DeliveryMode.SHARDED)) {
+			return this;
+		}
+		List<String> verbs = modes.contains(DeliveryMode.SHARDED) ? SHARDED_LEASE_VERBS : LEADER_LEASE_VERBS;
+		Map<String, List<Rule>> roles = new TreeMap<>(this.roles);
+		List<Rule> rules = new ArrayList<>(roles.getOrDefault(leaseNamespace, List.of()));
+		rules.add(new Rule(LEASE_GROUP, List.of("leases"), verbs));
+		roles.put(leaseNamespace, List.copyOf(rules));
+		return new RbacRules(Collections.unmodifiableMap(roles), this.clusterRole, this.namespaceSelector);
 	}
 
 	/**

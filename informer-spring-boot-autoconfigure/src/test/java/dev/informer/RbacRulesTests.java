@@ -3,6 +3,7 @@ package dev.informer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -44,6 +45,23 @@ class RbacRulesTests {
 		assertThat(this.rules.getClusterRole()).containsExactly(
 				new Rule("", List.of("namespaces"), List.of("list", "watch")),
 				new Rule("example.com", List.of("widgets"), List.of("list", "watch")));
+	}
+
+	@Test
+	void leaderAndShardedDeliveryAddTheLeaseRulesToTheLeaseNamespacesRole() {
+		RbacRules leader = this.rules.withDelivery(Set.of(DeliveryMode.ALL, DeliveryMode.LEADER), "team-a");
+		assertThat(leader.getRoles().get("team-a")).containsExactly(
+				new Rule("", List.of("configmaps", "pods"), List.of("list", "watch")),
+				new Rule("coordination.k8s.io", List.of("leases"), List.of("get", "create", "update")));
+		RbacRules sharded = this.rules.withDelivery(Set.of(DeliveryMode.SHARDED), "leases");
+		assertThat(sharded.getRoles()).containsOnlyKeys("default", "leases", "team-a");
+		assertThat(sharded.getRoles().get("leases")).containsExactly(
+				new Rule("coordination.k8s.io", List.of("leases"), List.of("get", "create", "update", "list")));
+		assertThat(sharded.toYaml("app", "apps")).contains("  name: app\n  namespace: leases\n"
+				+ "rules:\n  - apiGroups: [\"coordination.k8s.io\"]\n    resources: [leases]\n"
+				+ "    verbs: [get, create, update, list]\n");
+		assertThat(this.rules.withDelivery(Set.of(DeliveryMode.ALL), "team-a").getRoles())
+			.isEqualTo(this.rules.getRoles());
 	}
 
 	@Test

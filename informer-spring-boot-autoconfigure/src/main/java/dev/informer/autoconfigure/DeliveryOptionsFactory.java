@@ -61,8 +61,10 @@ final class DeliveryOptionsFactory {
 		if (!StringUtils.hasText(application)) {
 			if (required) {
 				throw new InvalidConfigurationPropertyValueException("informer.delivery.group", null,
-						"must be set when a delivery mode is 'leader' or 'sharded': the replicas of one application "
-								+ "share a group; set it, or set spring.application.name");
+						"is not set, nor is spring.application.name, and an informer's delivery mode is 'leader' or "
+								+ "'sharded': the replicas of one application share a group, the name of their Leases; "
+								+ "set informer.delivery.group (for example 'orders-service') or "
+								+ "spring.application.name");
 			}
 			return "informers";
 		}

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -32,6 +33,10 @@ import dev.informer.Informer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
+import dev.informer.watch.DeliveryDetails;
+import dev.informer.watch.DeliveryHealthPolicy;
+import dev.informer.watch.DeliverySnapshot;
+import dev.informer.watch.DeliveryStatusSource;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchDetails;
@@ -56,6 +61,10 @@ import dev.informer.watch.WatchedInformer;
  * The endpoint is read-only unless
  * {@code management.endpoint.informers.access=unrestricted}: each relist costs the API
  * server a consistent list per namespace.
+ * <p>
+ * When an informer is in {@code leader} or {@code sharded} mode, {@code GET} of all
+ * informers also has a {@code delivery} section: this replica's role, Leases, owned
+ * ranges and members, as health reports them.
  */
 @Endpoint(id = "informers", defaultAccess = Access.READ_ONLY)
 public class InformersEndpoint {
@@ -89,6 +98,12 @@ public class InformersEndpoint {
 
 	private final Executor executor;
 
+	private final @Nullable DeliveryStatusSource delivery;
+
+	private final @Nullable DeliveryHealthPolicy deliveryPolicy;
+
+	private final Instant startedAt;
+
 	/** The relists requested here and not finished yet, by informer name. */
 	private final ConcurrentMap<String, CompletableFuture<Void>> relists = new ConcurrentHashMap<>();
 
@@ -112,10 +127,32 @@ public class InformersEndpoint {
 	 * may wait for a listener to finish the event it is handling
 	 */
 	public InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor) {
+		this(registry, policy, clock, executor, null, null);
+	}
+
+	/**
+	 * Create the endpoint with a {@code delivery} section, shown while any informer is in
+	 * {@code leader} or {@code sharded} mode.
+	 * @param registry the informers
+	 * @param policy the health rules, the ones health uses
+	 * @param clock the clock, the one the informers use
+	 * @param delivery the state of delivery across replicas
+	 * @param deliveryPolicy the health rules of delivery, the ones health uses
+	 */
+	public InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock,
+			DeliveryStatusSource delivery, DeliveryHealthPolicy deliveryPolicy) {
+		this(registry, policy, clock, relistExecutor(), delivery, deliveryPolicy);
+	}
+
+	private InformersEndpoint(WatchRegistry registry, WatchHealthPolicy policy, Clock clock, Executor executor,
+			@Nullable DeliveryStatusSource delivery, @Nullable DeliveryHealthPolicy deliveryPolicy) {
 		this.registry = registry;
 		this.policy = policy;
 		this.clock = clock;
 		this.executor = executor;
+		this.delivery = delivery;
+		this.deliveryPolicy = deliveryPolicy;
+		this.startedAt = clock.instant();
 	}
 
 	private static Executor relistExecutor() {
@@ -134,7 +171,26 @@ public class InformersEndpoint {
 		for (WatchedInformer<?> informer : this.registry.informers()) {
 			informers.put(informer.getName(), describe(informer));
 		}
-		return new InformersDescriptor(informers);
+		return new InformersDescriptor(informers, delivery());
+	}
+
+	private @Nullable Map<String, Object> delivery() {
+		if (this.delivery == null || this.deliveryPolicy == null) {
+			return null;
+		}
+		DeliverySnapshot snapshot = this.delivery.snapshot();
+		if (!DeliveryDetails.isShared(snapshot)) {
+			return null;
+		}
+		WatchHealth health = this.deliveryPolicy.evaluate(snapshot, this.startedAt);
+		Map<String, Object> delivery = new LinkedHashMap<>();
+		delivery.put("status", health.level().name());
+		if (health.reason() != null) {
+			delivery.put("reason", health.reason());
+		}
+		delivery.putAll(DeliveryDetails.of(snapshot));
+		delivery.put("ownedObjects", this.delivery.ownedObjects());
+		return delivery;
 	}
 
 	/**
@@ -275,8 +331,22 @@ public class InformersEndpoint {
 	 * All informers.
 	 *
 	 * @param informers the informers by name, in declaration order
+	 * @param delivery this replica's part in delivery across replicas: {@code status},
+	 * {@code reason}, the health details of delivery and {@code ownedObjects};
+	 * {@code null} (and absent from the JSON) when every informer is in {@code all} mode
 	 */
-	public record InformersDescriptor(Map<String, InformerDescriptor> informers) implements OperationResponseBody {
+	public record InformersDescriptor(Map<String, InformerDescriptor> informers,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> delivery)
+			implements
+				OperationResponseBody {
+
+		/**
+		 * Describe informers without a delivery section.
+		 * @param informers the informers by name, in declaration order
+		 */
+		public InformersDescriptor(Map<String, InformerDescriptor> informers) {
+			this(informers, null);
+		}
 
 	}
 

@@ -30,14 +30,25 @@ import dev.informer.watch.WatchedInformer;
  * <p>
  * A probe only reads the statuses, in time linear in the number of watches; they are as
  * fresh as the last sample of the runtime's watch monitor.
+ * <p>
+ * When any informer is in {@code leader} or {@code sharded} mode a {@value #DELIVERY}
+ * component reports this replica's part in delivery across replicas
+ * ({@link DeliveryHealthIndicator}).
  */
 public class InformersHealthContributor implements CompositeHealthContributor {
+
+	/**
+	 * The name of the component that reports delivery across replicas.
+	 */
+	public static final String DELIVERY = "delivery";
 
 	private final WatchRegistry registry;
 
 	private final WatchHealthPolicy policy;
 
 	private final Clock clock;
+
+	private final @Nullable DeliveryHealthIndicator delivery;
 
 	/**
 	 * Create a contributor.
@@ -46,21 +57,49 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 	 * @param clock the clock, the one the informers use
 	 */
 	public InformersHealthContributor(WatchRegistry registry, WatchHealthPolicy policy, Clock clock) {
+		this(registry, policy, clock, null);
+	}
+
+	/**
+	 * Create a contributor with a {@value #DELIVERY} component, present while any
+	 * informer is in {@code leader} or {@code sharded} mode.
+	 * @param registry the informers
+	 * @param policy the health rules
+	 * @param clock the clock, the one the informers use
+	 * @param delivery the health of delivery across replicas, {@code null} for none
+	 * @throws IllegalStateException if an informer is named {@value #DELIVERY}
+	 */
+	public InformersHealthContributor(WatchRegistry registry, WatchHealthPolicy policy, Clock clock,
+			@Nullable DeliveryHealthIndicator delivery) {
 		this.registry = registry;
 		this.policy = policy;
 		this.clock = clock;
+		this.delivery = delivery;
+		if (delivery != null && registry.names().contains(DELIVERY) && delivery.isShared()) {
+			throw new IllegalStateException("Informer '" + DELIVERY + "' has the name of the health component of "
+					+ "delivery across replicas (informer.delivery.mode); rename the informer under "
+					+ "informer.resources");
+		}
 	}
 
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
+		if (DELIVERY.equals(name) && this.delivery != null && this.delivery.isShared()) {
+			return this.delivery;
+		}
 		return this.registry.names().contains(name) ? contributor(this.registry.informer(name)) : null;
 	}
 
 	@Override
 	public Stream<Entry> stream() {
-		return this.registry.informers()
+		Stream<Entry> informers = this.registry.informers()
 			.stream()
 			.map((informer) -> new Entry(informer.getName(), contributor(informer)));
+		DeliveryHealthIndicator delivery = this.delivery;
+		if (delivery != null && delivery.isShared()) {
+			return Stream.concat(informers, Stream.of(new Entry(DELIVERY, delivery)));
+		}
+		return informers;
 	}
 
 	private HealthContributor contributor(WatchedInformer<?> informer) {

@@ -12,4 +12,14 @@ public interface DeliveryStatusSource {
 	 */
 	DeliverySnapshot snapshot();
 
+	/**
+	 * Return how many cached objects this replica publishes: those of {@code leader}
+	 * informers while it leads, and the owned ones of {@code sharded} informers. May
+	 * count the caches, so it is read by metrics scrapes, not for every event.
+	 * @return the number of owned objects, 0 when the source does not count them
+	 */
+	default long ownedObjects() {
+		return 0;
+	}
+
 }

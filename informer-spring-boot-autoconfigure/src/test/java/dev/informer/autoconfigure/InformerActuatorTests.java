@@ -104,6 +104,8 @@ class InformerActuatorTests {
 	void theInformersEndpointDescribesDeclarationAndState() {
 		DocumentContext all = JsonPath.parse(get("/actuator/informers").getResponseBody());
 		assertThat(all.read("$.informers.configmaps.status", String.class)).isEqualTo("UP");
+		// every replica publishes everything: no delivery section, not even a null one
+		assertThat(all.read("$", Map.class)).containsOnlyKeys("informers");
 		EntityExchangeResult<String> one = get("/actuator/informers/configmaps");
 		assertThat(one.getStatus()).isEqualTo(HttpStatus.OK);
 		DocumentContext json = JsonPath.parse(one.getResponseBody());

@@ -22,6 +22,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.mock.env.MockEnvironment;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerRegistry;
@@ -357,6 +358,64 @@ class InformerAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains(property).contains(valueOrProblem);
 			assertThat(analysis.getAction()).contains(action);
 		});
+	}
+
+	@Test
+	void aLeaseDurationNotLongerThanTheRenewDeadlineFailsStartup() {
+		assertInvalidProperty("informer.delivery.lease-duration", "10s",
+				"longer than informer.delivery.renew-deadline");
+	}
+
+	@Test
+	void aRetryPeriodTooLongForTheRenewDeadlineFailsStartup() {
+		this.runner.withPropertyValues(configMap("invalid-property"))
+			.withPropertyValues("informer.delivery.retry-period=9s")
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
+				assertThat(ex.getName()).isEqualTo("informer.delivery.renew-deadline");
+				assertThat(ex.getValue()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(ex.getReason()).contains("1.2 x informer.delivery.retry-period (9s)", "'10s' with '2s'");
+			});
+	}
+
+	@Test
+	void anInvalidGroupFailsStartup() {
+		this.runner.withPropertyValues(configMap("invalid-property"))
+			.withPropertyValues("informer.delivery.group=Orders_Service")
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
+				assertThat(ex.getName()).isEqualTo("informer.delivery.group");
+				assertThat(ex.getValue()).isEqualTo("Orders_Service");
+				assertThat(ex.getReason()).contains("valid Kubernetes name", "'orders-service'");
+			});
+	}
+
+	@Test
+	void leaderModeWithoutGroupOrApplicationNameFailsStartup() {
+		this.runner.withPropertyValues(configMap("invalid-property"))
+			.withPropertyValues("informer.delivery.mode=leader")
+			.run((context) -> {
+				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
+				assertThat(ex.getName()).isEqualTo("informer.delivery.group");
+				assertThat(ex.getReason()).contains("is not set, nor is spring.application.name",
+						"'leader' or 'sharded'", "for example 'orders-service'");
+			});
+	}
+
+	@Test
+	void theGroupDefaultsToTheApplicationNameAndTheIdentityToThePodName() {
+		InformerProperties properties = new InformerProperties();
+		properties.getDelivery().setMode(dev.informer.DeliveryMode.LEADER);
+		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "Orders Service")
+			.withProperty("HOSTNAME", "orders-7d9f-x2k4q");
+		dev.informer.runtime.DeliveryOptions options = DeliveryOptionsFactory.create(properties, environment,
+				java.util.Set.of(), java.nio.file.Path.of("/nonexistent/namespace"));
+		assertThat(options.group()).isEqualTo("orders-service");
+		assertThat(options.identity()).isEqualTo("orders-7d9f-x2k4q");
+		assertThat(options.leaseNamespace()).isEqualTo("default");
+		assertThat(options.leaseDuration()).isEqualTo(Duration.ofSeconds(15));
+		assertThat(options.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(options.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
 	}
 
 	private void assertInvalidProperty(String property, String value, String fix) {

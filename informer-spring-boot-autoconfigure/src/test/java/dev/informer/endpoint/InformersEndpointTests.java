@@ -1,17 +1,24 @@
 package dev.informer.endpoint;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
+import dev.informer.DeliveryMode;
+import dev.informer.DeliveryRole;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
 import dev.informer.test.MutableClock;
+import dev.informer.watch.DeliveryHealthPolicy;
+import dev.informer.watch.DeliverySnapshot;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealthPolicy;
 
@@ -50,6 +57,51 @@ class InformersEndpointTests {
 			.extracting((watch) -> watch.get("namespace") + " " + watch.get("status") + " " + watch.get("reason"))
 			.containsExactly("team-a UP null", "team-b DOWN Forbidden");
 		assertThat(this.endpoint.informers().informers()).containsOnlyKeys("configmaps");
+	}
+
+	@Test
+	void theDeliverySectionShowsThisReplicasPartWhenDeliveryIsShared() {
+		Instant now = this.clock.instant();
+		DeliverySnapshot sharded = new DeliverySnapshot("orders", "pod-a", "apps",
+				Map.of("configmaps", DeliveryMode.SHARDED), null,
+				new DeliverySnapshot.Sharding(DeliveryRole.MEMBER, "orders-pod-a", List.of("pod-a", "pod-b"),
+						List.of("shardRange(0x0,0x8000000000000000)"), true, now, 1),
+				now);
+		InformersEndpoint endpoint = new InformersEndpoint(new DefaultInformerRegistry(List.of(this.informer)),
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock, () -> sharded,
+				new DeliveryHealthPolicy(Duration.ofSeconds(15), Duration.ofSeconds(60)));
+		Map<String, Object> delivery = endpoint.informers().delivery();
+		assertThat(delivery).containsEntry("status", "UP")
+			.containsEntry("group", "orders")
+			.containsEntry("identity", "pod-a")
+			.containsEntry("modes", Map.of("configmaps", "sharded"))
+			.containsEntry("publishing", true);
+		assertThat(delivery.get("sharding")).asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("members", List.of("pod-a", "pod-b"))
+			.containsEntry("ownedRanges", List.of("shardRange(0x0,0x8000000000000000)"))
+			.containsEntry("serverSharding", true);
+		this.clock.advance(Duration.ofSeconds(16));
+		DeliverySnapshot expired = new DeliverySnapshot("orders", "pod-a", "apps",
+				Map.of("configmaps", DeliveryMode.SHARDED), null, new DeliverySnapshot.Sharding(DeliveryRole.DETACHED,
+						"orders-pod-a", List.of("pod-b"), List.of(), true, now, 2),
+				this.clock.instant());
+		InformersEndpoint later = new InformersEndpoint(new DefaultInformerRegistry(List.of(this.informer)),
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock, () -> expired,
+				new DeliveryHealthPolicy(Duration.ofSeconds(15), Duration.ofSeconds(60)));
+		assertThat(later.informers().delivery()).containsEntry("status", "DOWN")
+			.containsEntry("reason", "LeaseExpired")
+			.containsEntry("publishing", false);
+	}
+
+	@Test
+	void withoutSharedDeliveryThereIsNoDeliverySection() {
+		assertThat(this.endpoint.informers().delivery()).isNull();
+		DeliverySnapshot all = new DeliverySnapshot("informers", "pod-a", "default",
+				Map.of("configmaps", DeliveryMode.ALL), null, null, this.clock.instant());
+		InformersEndpoint endpoint = new InformersEndpoint(new DefaultInformerRegistry(List.of(this.informer)),
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock, () -> all,
+				new DeliveryHealthPolicy(Duration.ofSeconds(15), Duration.ofSeconds(60)));
+		assertThat(endpoint.informers().delivery()).isNull();
 	}
 
 	@Test

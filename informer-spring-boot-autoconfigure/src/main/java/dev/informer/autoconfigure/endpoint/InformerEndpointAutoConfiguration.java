@@ -2,6 +2,7 @@ package dev.informer.autoconfigure.endpoint;
 
 import java.time.Clock;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -12,7 +13,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.InformerProperties;
 import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.watch.DeliveryHealthPolicy;
+import dev.informer.watch.DeliveryStatusSource;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchRegistry;
 
@@ -29,8 +33,14 @@ public final class InformerEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	InformersEndpoint informersEndpoint(WatchRegistry registry, WatchHealthPolicy policy,
-			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new InformersEndpoint(registry, policy, clock);
+			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+			ObjectProvider<DeliveryStatusSource> delivery, InformerProperties properties) {
+		DeliveryStatusSource source = delivery.getIfUnique();
+		if (source == null) {
+			return new InformersEndpoint(registry, policy, clock);
+		}
+		return new InformersEndpoint(registry, policy, clock, source, new DeliveryHealthPolicy(
+				properties.getDelivery().getLeaseDuration(), properties.getStartup().getTimeout()));
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.informer.autoconfigure.health;
 
 import java.time.Clock;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -15,13 +16,19 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.health.DeliveryHealthIndicator;
 import dev.informer.health.InformersHealthContributor;
+import dev.informer.watch.DeliveryHealthPolicy;
+import dev.informer.watch.DeliveryStatusSource;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchRegistry;
 
 /**
  * Auto-configuration of the {@code informers} health contributor, which also joins the
- * {@code readiness} group unless the application chose that group's members.
+ * {@code readiness} group unless the application chose that group's members. Its
+ * {@code delivery} component (when an informer is in {@code leader} or {@code sharded}
+ * mode) joins only with {@code informer.delivery.readiness=true}.
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class,
 		afterName = InformerHealthContributorAutoConfiguration.PROBES)
@@ -37,8 +44,14 @@ public final class InformerHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "informersHealthContributor")
 	InformersHealthContributor informersHealthContributor(WatchRegistry registry, WatchHealthPolicy policy,
-			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new InformersHealthContributor(registry, policy, clock);
+			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock,
+			ObjectProvider<DeliveryStatusSource> delivery, InformerProperties properties) {
+		DeliveryStatusSource source = delivery.getIfUnique();
+		DeliveryHealthIndicator indicator = (source != null)
+				? new DeliveryHealthIndicator(source, new DeliveryHealthPolicy(
+						properties.getDelivery().getLeaseDuration(), properties.getStartup().getTimeout()), clock)
+				: null;
+		return new InformersHealthContributor(registry, policy, clock, indicator);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -26,7 +26,10 @@ import org.springframework.core.env.Environment;
  * once its informers have synced, the way Boot adds {@code readinessState} itself. Leaves
  * the group alone when the application configured its members
  * ({@code management.endpoint.health.group.readiness.include} or {@code .exclude}); never
- * touches {@code liveness}: a lost watch is no reason to restart the pod.
+ * touches {@code liveness}: a lost watch is no reason to restart the pod. The
+ * {@code informers/delivery} component joins only with
+ * {@code informer.delivery.readiness=true}: a standby or a member whose Lease expired
+ * still serves from a warm cache.
  * <p>
  * Runs last, after Boot has created the probe groups.
  */
@@ -36,14 +39,19 @@ final class InformersReadinessGroupPostProcessor implements HealthEndpointGroups
 
 	static final String GROUP = "readiness";
 
+	static final String DELIVERY = CONTRIBUTOR + "/delivery";
+
 	private static final String GROUP_PROPERTY = "management.endpoint.health.group." + GROUP;
 
 	private final boolean membersConfigured;
+
+	private final boolean deliveryInReadiness;
 
 	InformersReadinessGroupPostProcessor(Environment environment) {
 		Binder binder = Binder.get(environment);
 		this.membersConfigured = binder.bind(GROUP_PROPERTY + ".include", Bindable.setOf(String.class)).isBound()
 				|| binder.bind(GROUP_PROPERTY + ".exclude", Bindable.setOf(String.class)).isBound();
+		this.deliveryInReadiness = binder.bind("informer.delivery.readiness", Boolean.class).orElse(false);
 	}
 
 	@Override
@@ -52,7 +60,7 @@ final class InformersReadinessGroupPostProcessor implements HealthEndpointGroups
 		if (this.membersConfigured || readiness == null || readiness.isMember(CONTRIBUTOR)) {
 			return groups;
 		}
-		return new WithInformersInReadiness(groups, new InformersMember(readiness));
+		return new WithInformersInReadiness(groups, new InformersMember(readiness, this.deliveryInReadiness));
 	}
 
 	@Override
@@ -99,19 +107,27 @@ final class InformersReadinessGroupPostProcessor implements HealthEndpointGroups
 	}
 
 	/**
-	 * A group that also has the {@code informers} contributor as a member.
+	 * A group that also has the {@code informers} contributor as a member, its
+	 * {@code delivery} component only if asked to. Spring Boot asks for every leaf of a
+	 * composite by its path ({@code informers/configmaps/team-a}).
 	 */
 	private static final class InformersMember implements HealthEndpointGroup {
 
 		private final HealthEndpointGroup delegate;
 
-		InformersMember(HealthEndpointGroup delegate) {
+		private final boolean delivery;
+
+		InformersMember(HealthEndpointGroup delegate, boolean delivery) {
 			this.delegate = delegate;
+			this.delivery = delivery;
 		}
 
 		@Override
 		public boolean isMember(String name) {
-			return CONTRIBUTOR.equals(name) || this.delegate.isMember(name);
+			if (DELIVERY.equals(name) || name.startsWith(DELIVERY + "/")) {
+				return this.delivery || this.delegate.isMember(name);
+			}
+			return CONTRIBUTOR.equals(name) || name.startsWith(CONTRIBUTOR + "/") || this.delegate.isMember(name);
 		}
 
 		@Override

@@ -13,12 +13,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.metrics.DeliveryMetrics;
 import dev.informer.metrics.InformerMetrics;
+import dev.informer.watch.DeliveryStatusSource;
 import dev.informer.watch.WatchRegistry;
 
 /**
  * Auto-configuration of informer metrics, bound to every {@link MeterRegistry} by Spring
- * Boot.
+ * Boot, and of the meters of delivery across replicas ({@link DeliveryMetrics}, which
+ * register nothing unless an informer is in {@code leader} or {@code sharded} mode).
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -32,6 +35,13 @@ public final class InformerMetricsAutoConfiguration {
 	InformerMetrics informerMetrics(WatchRegistry registry,
 			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
 		return new InformerMetrics(registry, clock);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(DeliveryStatusSource.class)
+	DeliveryMetrics informerDeliveryMetrics(DeliveryStatusSource source) {
+		return new DeliveryMetrics(source);
 	}
 
 }

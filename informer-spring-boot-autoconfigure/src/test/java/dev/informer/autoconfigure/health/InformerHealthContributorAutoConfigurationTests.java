@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroup;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
@@ -26,6 +27,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
+import dev.informer.health.DeliveryHealthIndicator;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.test.MockApiServer;
 
@@ -69,6 +71,50 @@ class InformerHealthContributorAutoConfigurationTests {
 				HealthContributor configMaps = ((InformersHealthContributor) informers).getContributor("configmaps");
 				Health health = ((HealthIndicator) configMaps).health();
 				assertThat(health.getDetails()).containsEntry("namespace", "health-ac").containsEntry("synced", true);
+			});
+	}
+
+	@Test
+	void leaderDeliveryAddsADeliveryComponent() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
+					HealthContributorRegistryAutoConfiguration.class))
+			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
+					"informer.delivery.identity=pod-a", "informer.delivery.lease-namespace=health-ac")
+			.run((context) -> {
+				InformersHealthContributor informers = context.getBean(InformersHealthContributor.class);
+				HealthContributor delivery = informers.getContributor(InformersHealthContributor.DELIVERY);
+				assertThat(delivery).isInstanceOf(DeliveryHealthIndicator.class);
+				Health health = ((HealthIndicator) delivery).health();
+				assertThat(health.getDetails()).containsEntry("group", "orders")
+					.containsEntry("identity", "pod-a")
+					.containsEntry("leaseNamespace", "health-ac")
+					.containsKey("leadership");
+			});
+		this.runner
+			.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
+					HealthContributorRegistryAutoConfiguration.class))
+			.run((context) -> assertThat(context.getBean(InformersHealthContributor.class)
+				.getContributor(InformersHealthContributor.DELIVERY)).isNull());
+	}
+
+	@Test
+	void theDeliveryComponentJoinsReadinessOnlyWhenConfigured() {
+		this.runner.withConfiguration(probes())
+			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
+					"informer.delivery.lease-namespace=health-ac")
+			.run((context) -> {
+				HealthEndpointGroup readiness = context.getBean(HealthEndpointGroups.class).get("readiness");
+				assertThat(readiness.isMember("informers/configmaps")).isTrue();
+				assertThat(readiness.isMember("informers/delivery")).isFalse();
+			});
+		this.runner.withConfiguration(probes())
+			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
+					"informer.delivery.lease-namespace=health-ac", "informer.delivery.readiness=true")
+			.run((context) -> {
+				HealthEndpointGroup readiness = context.getBean(HealthEndpointGroups.class).get("readiness");
+				assertThat(readiness.isMember("informers/configmaps")).isTrue();
+				assertThat(readiness.isMember("informers/delivery")).isTrue();
 			});
 	}
 
@@ -120,6 +166,8 @@ class InformerHealthContributorAutoConfigurationTests {
 		this.runner.withConfiguration(probes()).run((context) -> {
 			HealthEndpointGroups groups = context.getBean(HealthEndpointGroups.class);
 			assertThat(groups.get("readiness").isMember("informers")).isTrue();
+			// Spring Boot asks for each leaf of a composite by its path
+			assertThat(groups.get("readiness").isMember("informers/configmaps")).isTrue();
 			assertThat(groups.get("readiness").isMember("readinessState")).isTrue();
 			assertThat(groups.get("readiness").isMember("diskSpace")).isFalse();
 			assertThat(groups.get("liveness").isMember("informers")).isFalse();

@@ -15,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.InformerRegistry;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
+import dev.informer.metrics.DeliveryMetrics;
 import dev.informer.metrics.InformerMetrics;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.MockApiServer;
@@ -61,6 +62,27 @@ class InformerMetricsAutoConfigurationTests {
 				assertThat(meters.get("informer.list.duration").tag("informer", "configmaps").functionTimer().count())
 					.isEqualTo(1);
 			});
+	}
+
+	@Test
+	void leaderDeliveryHasItsMeters() {
+		this.runner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
+					"informer.delivery.lease-namespace=metrics-ac")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DeliveryMetrics.class);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("informer.delivery.leader").tag("group", "orders").tag("mode", "leader").gauge())
+					.isNotNull();
+				assertThat(meters.get("informer.delivery.owned.objects").tag("group", "orders").gauge()).isNotNull();
+			});
+		this.runner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
+			.run((context) -> assertThat(context.getBean(MeterRegistry.class).find("informer.delivery.leader").meters())
+				.isEmpty());
 	}
 
 	@Test
