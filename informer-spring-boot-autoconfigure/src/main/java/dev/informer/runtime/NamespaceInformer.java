@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -90,6 +90,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	private volatile @Nullable InformerGeneration<T> current;
 
 	private volatile boolean closed;
+
+	private volatile boolean watchListRefused;
 
 	private @Nullable ScheduledFuture<?> pendingReplacement;
 
@@ -192,15 +194,6 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return ((generation != null) ? generation.tracker().backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
 	}
 
-	private static ResourceDefinitionContext context(InformerDefinition<?> definition) {
-		return new ResourceDefinitionContext.Builder().withGroup(definition.getDeclaration().getGroup())
-			.withVersion(definition.getDeclaration().getVersion())
-			.withKind(definition.getDeclaration().getKind())
-			.withPlural(definition.getPlural())
-			.withNamespaced(definition.isNamespaced())
-			.build();
-	}
-
 	/**
 	 * Start watching, once {@code permits} lets this watch list. May be called again
 	 * after {@link #stop()}: the watch then starts afresh, with a new initial list.
@@ -261,11 +254,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return next.listed();
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	SharedIndexInformer<T> createInformer(KubernetesClient client) {
-		MixedOperation<T, ?, ?> operation = this.definition.isGeneric()
-				? (MixedOperation) client.genericKubernetesResources(context(this.definition))
-				: client.resources(this.definition.getResourceClass());
+		MixedOperation<T, ?, ?> operation = InformerOperations.of(client, this.definition, usesWatchList());
 		FilterWatchListDeletable<T, ?, ?> filtered;
 		if (this.namespace != null) {
 			filtered = operation.inNamespace(this.namespace);
@@ -288,6 +278,39 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
 		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
+	}
+
+	/**
+	 * Return whether the next fabric8 informer gets its initial state from a watch-list:
+	 * when declared, until the API server refused one.
+	 */
+	boolean usesWatchList() {
+		return this.definition.getDeclaration().isWatchList() && !this.watchListRefused;
+	}
+
+	/**
+	 * Replace a fabric8 informer whose watch-list the API server refused by one that
+	 * lists and watches; every later informer of this watch lists too.
+	 */
+	synchronized void fallBackToList(InformerGeneration<T> refused, Throwable ex) {
+		KubernetesClient client = this.client;
+		if (!this.watchListRefused) {
+			this.watchListRefused = true;
+			logger.warn("Informer '" + this.definition.getName() + "'" + where()
+					+ ": the API server refused a watch-list (informer.watch-list=true): " + describe(ex)
+					+ "; listing and watching instead. Set informer.watch-list=false, or enable the API server's "
+					+ "WatchList feature gate");
+		}
+		if (this.closed || client == null || this.current != refused) {
+			return;
+		}
+		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
+		Collection<T> seen = refused.retire();
+		if (!seen.isEmpty()) {
+			next.seed(seen);
+		}
+		this.current = next;
+		next.start(null);
 	}
 
 	synchronized void stop() {
