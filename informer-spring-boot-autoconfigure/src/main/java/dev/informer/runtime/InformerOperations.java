@@ -1,6 +1,7 @@
 package dev.informer.runtime;
 
 import java.net.URI;
+import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
@@ -70,7 +71,7 @@ final class InformerOperations {
 		KubernetesClient derived = (metadataOnly || watchList) ? derive(client, metadataOnly, watchList) : client;
 		if (metadataOnly) {
 			return (MixedOperation) new HasMetadataOperationsImpl<>(derived, context(definition),
-					PartialObjectMetadata.class, PartialObjectMetadataList.class);
+					PartialObjectMetadata.class, MetadataList.class);
 		}
 		if (definition.isGeneric()) {
 			return (MixedOperation) derived.genericKubernetesResources(context(definition));
@@ -92,6 +93,22 @@ final class InformerOperations {
 		}
 		BaseClient base = client.adapt(BaseClient.class);
 		return new KubernetesClientImpl(httpClient, config, base::getExecutor, client.getKubernetesSerialization());
+	}
+
+	/**
+	 * A {@link PartialObjectMetadataList} whose items are never {@code null}: the API
+	 * server sends an empty one as {@code "items": null}, on which fabric8's list fails.
+	 */
+	static final class MetadataList extends PartialObjectMetadataList {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		public List<PartialObjectMetadata> getItems() {
+			List<PartialObjectMetadata> items = super.getItems();
+			return (items != null) ? items : List.of();
+		}
+
 	}
 
 	static ResourceDefinitionContext context(InformerDefinition<?> definition) {

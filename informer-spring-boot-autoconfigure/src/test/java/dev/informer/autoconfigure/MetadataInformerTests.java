@@ -2,6 +2,7 @@ package dev.informer.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerCustomizer;
 import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
@@ -63,7 +65,7 @@ class MetadataInformerTests {
 			MetadataListener listener = context.getBean(MetadataListener.class);
 			client.configMaps().resource(TestResources.configMap("meta", "after", "y")).create();
 			client.configMaps().inNamespace("meta").withName("after").edit((cm) -> {
-				cm.getMetadata().setLabels(java.util.Map.of("colour", "blue"));
+				cm.getMetadata().setLabels(Map.of("colour", "blue"));
 				return cm;
 			});
 			await().until(() -> listener.updated.size() == 1);
@@ -102,6 +104,23 @@ class MetadataInformerTests {
 			.isNotEmpty()
 			.allSatisfy((request) -> assertThat(String.valueOf(request.getHeader("Accept")))
 				.doesNotContain("PartialObjectMetadata"));
+	}
+
+	@Test
+	void customizersSeeTheMetadataInformerAndTheirTransformsRunOnPartialObjectMetadata() {
+		client.configMaps().resource(TestResources.configMap("meta-transform", "one", "x")).create();
+		InformerCustomizer customizer = (spec) -> {
+			assertThat(spec.getDefinition().getResourceClass()).isEqualTo(PartialObjectMetadata.class);
+			spec.addTransform((resource) -> resource.getMetadata().setAnnotations(Map.of("seen-by", "transform")));
+		};
+		this.runner.withBean(InformerCustomizer.class, () -> customizer)
+			.withPropertyValues("informer.resources.configmaps.namespaces=meta-transform")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(MetadataListener.class).added).singleElement()
+					.satisfies((event) -> assertThat(event.getResource().getMetadata().getAnnotations())
+						.containsEntry("seen-by", "transform"));
+			});
 	}
 
 	@Test

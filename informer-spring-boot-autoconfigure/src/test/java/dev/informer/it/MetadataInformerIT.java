@@ -37,6 +37,8 @@ class MetadataInformerIT {
 
 	private static final String B = "it-meta-b";
 
+	private static final String EMPTY = "it-meta-empty";
+
 	private static final String PARTIAL = "PartialObjectMetadata";
 
 	private static KubernetesClient admin;
@@ -128,6 +130,26 @@ class MetadataInformerIT {
 			assertOnlyMetadata(listener.resourceEvents());
 			assertThat(RealApiServer.get().requests("list", "configmaps", A)).hasSizeGreaterThanOrEqualTo(2);
 		});
+	}
+
+	@Test
+	void anEmptyCollectionSyncs() {
+		// the server sends an empty PartialObjectMetadataList with "items": null
+		TestResources.createNamespaces(admin, EMPTY);
+		InformerContexts.runner(() -> admin)
+			.withBean(RecordingListener.class)
+			.withPropertyValues("informer.startup.timeout=15s", "informer.resources.empty.api-version=v1",
+					"informer.resources.empty.kind=ConfigMap", "informer.resources.empty.namespaces=" + EMPTY,
+					"informer.resources.empty.cache=metadata")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RecordingListener listener = context.getBean(RecordingListener.class);
+				assertThat(listener.events(InformerSyncedEvent.class)).singleElement()
+					.satisfies((synced) -> assertThat(synced.getCacheSize()).isZero());
+				admin.configMaps().resource(TestResources.configMap(EMPTY, "later", "x")).create();
+				await().until(() -> listener.events(ResourceAddedEvent.class).size() == 1);
+				assertOnlyMetadata(listener.resourceEvents());
+			});
 	}
 
 	private static void assertOnlyMetadata(List<ResourceEvent<?>> events) {
