@@ -93,6 +93,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile boolean watchListRefused;
 
+	private volatile ListPermits permits = ListPermits.UNLIMITED;
+
 	private @Nullable ScheduledFuture<?> pendingReplacement;
 
 	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
@@ -202,6 +204,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			Executor executor, ListPermits permits) {
 		this.client = client;
 		this.customizers = List.copyOf(customizers);
+		this.permits = permits;
 		if (this.closed) {
 			this.closed = false;
 			this.synced = new CompletableFuture<>();
@@ -301,16 +304,35 @@ final class NamespaceInformer<T extends HasMetadata> {
 					+ "; listing and watching instead. Set informer.watch-list=false, or enable the API server's "
 					+ "WatchList feature gate");
 		}
+		ListPermits permits = this.permits;
 		if (this.closed || client == null || this.current != refused) {
 			return;
 		}
-		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
+		InformerGeneration<T> next;
+		try {
+			next = new InformerGeneration<>(this, client, this.customizers);
+		}
+		catch (RuntimeException failure) {
+			// a customizer (the application's code) threw: nothing is left to watch with
+			this.status.transition(InformerState.FAILED, describe(failure));
+			this.synced.completeExceptionally(failure);
+			return;
+		}
 		Collection<T> seen = refused.retire();
 		if (!seen.isEmpty()) {
 			next.seed(seen);
 		}
 		this.current = next;
-		next.start(null);
+		// the list that replaces the refused watch-list waits for a permit as the first
+		// did
+		permits.run(() -> {
+			if (this.current == next && !this.closed) {
+				next.start(permits::release);
+			}
+			else {
+				permits.release();
+			}
+		});
 	}
 
 	synchronized void stop() {
