@@ -56,6 +56,10 @@ public final class InformerDeclaration {
 
 	private final boolean stripManagedFields;
 
+	private final CacheMode cache;
+
+	private final boolean watchList;
+
 	private InformerDeclaration(Builder builder) {
 		this.name = builder.name;
 		this.apiVersion = (builder.apiVersion != null) ? builder.apiVersion.trim() : "";
@@ -69,6 +73,8 @@ public final class InformerDeclaration {
 		this.resyncPeriod = builder.resyncPeriod;
 		this.listPageSize = builder.listPageSize;
 		this.stripManagedFields = builder.stripManagedFields;
+		this.cache = builder.cache;
+		this.watchList = builder.watchList;
 		validate(builder);
 	}
 
@@ -138,6 +144,11 @@ public final class InformerDeclaration {
 								+ "as '\\,', '\\=' and '\\\\'.");
 			}
 			checkNoContradiction(requirements);
+		}
+		if (this.cache == CacheMode.METADATA && this.type != null) {
+			throw invalid("type", this.type, "cannot be combined with 'cache: metadata'",
+					"Remove 'type': a metadata-only informer delivers "
+							+ "io.fabric8.kubernetes.api.model.PartialObjectMetadata, or set 'cache: full'.");
 		}
 		if (this.resyncPeriod.isNegative()) {
 			throw invalid("resync-period", this.resyncPeriod, "is negative",
@@ -315,6 +326,23 @@ public final class InformerDeclaration {
 		return this.stripManagedFields;
 	}
 
+	/**
+	 * Return what the informer lists, watches and caches of each object.
+	 * @return the cache mode
+	 */
+	public CacheMode getCache() {
+		return this.cache;
+	}
+
+	/**
+	 * Return whether the informer gets its initial state from a watch-list (a watch with
+	 * {@code sendInitialEvents=true}) instead of a list.
+	 * @return whether to use a watch-list
+	 */
+	public boolean isWatchList() {
+		return this.watchList;
+	}
+
 	@Override
 	public String toString() {
 		return "InformerDeclaration[" + this.name + ": " + this.apiVersion + "/" + this.kind + "]";
@@ -346,6 +374,10 @@ public final class InformerDeclaration {
 		private long listPageSize;
 
 		private boolean stripManagedFields = true;
+
+		private CacheMode cache = CacheMode.FULL;
+
+		private boolean watchList;
 
 		private Builder(String name) {
 			this.name = name;
@@ -448,6 +480,26 @@ public final class InformerDeclaration {
 		 */
 		public Builder stripManagedFields(boolean stripManagedFields) {
 			this.stripManagedFields = stripManagedFields;
+			return this;
+		}
+
+		/**
+		 * Set what to list, watch and cache of each object.
+		 * @param cache the cache mode; {@code null} for {@link CacheMode#FULL}
+		 * @return this builder
+		 */
+		public Builder cache(@Nullable CacheMode cache) {
+			this.cache = (cache != null) ? cache : CacheMode.FULL;
+			return this;
+		}
+
+		/**
+		 * Set whether to get the initial state from a watch-list instead of a list.
+		 * @param watchList whether to use a watch-list
+		 * @return this builder
+		 */
+		public Builder watchList(boolean watchList) {
+			this.watchList = watchList;
 			return this;
 		}
 

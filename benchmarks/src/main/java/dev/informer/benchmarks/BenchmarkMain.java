@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Runs every benchmark and prints the table; writes results.json, results.csv,
@@ -37,7 +38,14 @@ public final class BenchmarkMain {
 
 	static Report run(Options options) throws Exception {
 		List<Subject> subjects = List.of(new WriterOnlySubject(), new RawFabric8Subject(), StarterSubject.minimal(),
-				StarterSubject.minimalKeepingManagedFields(), StarterSubject.full());
+				StarterSubject.minimalKeepingManagedFields(), StarterSubject.metadataOnly(), StarterSubject.full());
+		if (!options.subjects().isEmpty()) {
+			// the watch-list subject only on request: fabric8's mock server does not
+			// serve it
+			subjects = Stream.concat(subjects.stream(), Stream.of(StarterSubject.watchList()))
+				.filter((subject) -> options.subjects().contains(subject.id()))
+				.toList();
+		}
 		Map<String, String> context = new LinkedHashMap<>();
 		context.put("mode", options.smoke() ? "SMOKE (tiny workload; numbers prove the harness only)" : "full");
 		Summary summary;

@@ -26,10 +26,11 @@ import java.util.List;
  * @param jmh whether to run the JMH publish benchmark
  * @param gcRounds full collections before reading the used heap
  * @param output directory for results.json, results.csv and results.png
+ * @param subjects the ids of the subjects to run; empty for the default set
  */
 record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize, int warmups, int repetitions,
 		int writers, int streamEvents, int latencyEvents, int latencyRate, Duration syncTimeout, boolean jmh,
-		int gcRounds, Path output) {
+		int gcRounds, Path output, List<String> subjects) {
 
 	static Options parse(String... args) {
 		boolean smoke = Arrays.asList(args).contains("--smoke");
@@ -43,6 +44,7 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		int latencyRate = smoke ? 200 : 100;
 		boolean jmh = true;
 		Path output = Path.of("target");
+		List<String> subjects = List.of();
 		for (String arg : args) {
 			String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
 			if (arg.startsWith("--sizes=")) {
@@ -60,6 +62,9 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.startsWith("--latency-events=")) {
 				latencyEvents = Integer.parseInt(value);
 			}
+			else if (arg.startsWith("--subjects=")) {
+				subjects = Arrays.stream(value.split(",")).map(String::trim).toList();
+			}
 			else if (arg.startsWith("--output=")) {
 				output = Path.of(value);
 			}
@@ -72,11 +77,11 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (!arg.equals("--smoke") && !arg.equals("--full")) {
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; use --smoke or --full, "
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
-						+ "--latency-events=N, --output=DIR, --mock, --no-jmh");
+						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
-				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output);
+				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects);
 	}
 
 }

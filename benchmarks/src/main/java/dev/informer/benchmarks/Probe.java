@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * What every subject's listener does, identically: count adds and updates, and note when
@@ -44,7 +45,7 @@ final class Probe {
 		this.startedCpu = processCpuTime();
 	}
 
-	void added(ConfigMap resource) {
+	void added(HasMetadata resource) {
 		if (this.adds.incrementAndGet() == this.expectedAdds) {
 			// before syncedAt: whoever sees syncedAt set must see this too
 			this.syncedCpu = processCpuTime();
@@ -89,16 +90,28 @@ final class Probe {
 		return this.syncedAt;
 	}
 
-	void updated(ConfigMap resource) {
+	void updated(HasMetadata resource) {
 		long now = System.nanoTime();
 		this.updates.incrementAndGet();
 		this.lastUpdateAt = now;
 		if (this.recordLatency) {
-			String seq = (resource.getData() != null) ? resource.getData().get(SEQ) : null;
+			String seq = seq(resource);
 			if (seq != null) {
 				this.seenAt.putIfAbsent(Long.parseLong(seq), now);
 			}
 		}
+	}
+
+	/**
+	 * The sequence number of a latency update: in the data of a ConfigMap, and in the
+	 * annotations, for subjects that only see metadata.
+	 */
+	private static String seq(HasMetadata resource) {
+		if (resource instanceof ConfigMap configMap) {
+			return (configMap.getData() != null) ? configMap.getData().get(SEQ) : null;
+		}
+		return (resource.getMetadata().getAnnotations() != null) ? resource.getMetadata().getAnnotations().get(SEQ)
+				: null;
 	}
 
 	long adds() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -40,10 +41,13 @@ final class StarterSubject implements Subject {
 
 	private final boolean stripManagedFields;
 
-	private StarterSubject(String id, boolean full, boolean stripManagedFields) {
+	private final List<String> extraProperties;
+
+	private StarterSubject(String id, boolean full, boolean stripManagedFields, String... extraProperties) {
 		this.id = id;
 		this.full = full;
 		this.stripManagedFields = stripManagedFields;
+		this.extraProperties = List.of(extraProperties);
 	}
 
 	static StarterSubject minimal() {
@@ -52,6 +56,23 @@ final class StarterSubject implements Subject {
 
 	static StarterSubject minimalKeepingManagedFields() {
 		return new StarterSubject("b-keep", false, false);
+	}
+
+	/**
+	 * (b-meta) as (b), metadata-only: {@code cache: metadata}.
+	 * @return the subject
+	 */
+	static StarterSubject metadataOnly() {
+		return new StarterSubject("b-meta", false, true, "informer.resources.configmaps.cache=metadata");
+	}
+
+	/**
+	 * (b-wl) as (b), with the initial state from a watch-list
+	 * ({@code informer.watch-list=true}).
+	 * @return the subject
+	 */
+	static StarterSubject watchList() {
+		return new StarterSubject("b-wl", false, true, "informer.watch-list=true");
 	}
 
 	static StarterSubject full() {
@@ -65,6 +86,9 @@ final class StarterSubject implements Subject {
 
 	@Override
 	public String description() {
+		if (!this.extraProperties.isEmpty()) {
+			return "starter, one no-op @EventListener, " + String.join(", ", this.extraProperties);
+		}
 		if (this.full) {
 			return "starter + health + Micrometer/Prometheus + endpoint, 10 listeners (4 with SpEL)";
 		}
@@ -82,6 +106,7 @@ final class StarterSubject implements Subject {
 		if (this.full) {
 			properties.add("management.endpoint.health.show-details=always");
 		}
+		properties.addAll(this.extraProperties);
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(
 				this.full ? FullApplication.class : MinimalApplication.class)
 			.web(WebApplicationType.NONE)
@@ -164,6 +189,16 @@ final class StarterSubject implements Subject {
 				this.probe.updated(updated.getResource());
 			}
 			else if (event instanceof ResourceAddedEvent<ConfigMap> added) {
+				this.probe.added(added.getResource());
+			}
+		}
+
+		@EventListener
+		void onMetadata(ResourceEvent<PartialObjectMetadata> event) {
+			if (event instanceof ResourceUpdatedEvent<PartialObjectMetadata> updated) {
+				this.probe.updated(updated.getResource());
+			}
+			else if (event instanceof ResourceAddedEvent<PartialObjectMetadata> added) {
 				this.probe.added(added.getResource());
 			}
 		}

@@ -110,6 +110,8 @@ final class Summary {
 			// cores
 			ratio(size, Measurement.SYNC_CPU_MS, "b", "a", cost, Double.NaN);
 			ratio(size, Measurement.SYNC_CPU_MS, "c", "a", cost, Double.NaN);
+			ratio(size, Measurement.SYNC_CPU_MS, "b-meta", "a", cost, 0.3);
+			ratio(size, Measurement.SYNC_MS, "b-wl", "b", cost, Double.NaN);
 			// throughput as a cost: time per delivered event
 			ratio(size, Measurement.STREAM_EVENTS_PER_S, "b", "a", inverse, 1.05);
 			ratio(size, Measurement.STREAM_EVENTS_PER_S, "c", "a", inverse, 1.15);
@@ -124,6 +126,7 @@ final class Summary {
 			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b-keep", "a", cost, 1.02);
 			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b", "a", cost, 0.6);
 			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "c", "a", cost, Double.NaN);
+			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b-meta", "a", cost, 0.1);
 			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "a", Harness.DECODE, cost, Double.NaN);
 		}
 	}

@@ -29,7 +29,8 @@ final class SyncProfile {
 		int size = Integer.parseInt(args[1]);
 		int repetitions = Integer.parseInt(args[2]);
 		Map<String, Subject> subjects = Map.of("a", new RawFabric8Subject(), "b", StarterSubject.minimal(), "b-keep",
-				StarterSubject.minimalKeepingManagedFields(), "c", StarterSubject.full());
+				StarterSubject.minimalKeepingManagedFields(), "c", StarterSubject.full(), "b-meta",
+				StarterSubject.metadataOnly(), "b-wl", StarterSubject.watchList());
 		try (ApiServer server = ApiServer.start(false)) {
 			Workload workload = new Workload(server, 4);
 			try {

@@ -196,7 +196,8 @@ final class Workload {
 		this.client.configMaps()
 			.inNamespace(namespace)
 			.withName(name)
-			.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"data\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}}");
+			.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + Probe.SEQ + "\":\""
+					+ seq + "\"}},\"data\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}}");
 	}
 
 	ConfigMap get(int size, int index) {

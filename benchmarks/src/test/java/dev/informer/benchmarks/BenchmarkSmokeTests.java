@@ -29,6 +29,7 @@ class BenchmarkSmokeTests {
 			.contains("| 100 | a |")
 			.contains("| 100 | b |")
 			.contains("| 100 | b-keep |")
+			.contains("| 100 | b-meta |")
 			.contains("| 100 | c |")
 			.contains("| 100 | d |")
 			.contains("b/a")

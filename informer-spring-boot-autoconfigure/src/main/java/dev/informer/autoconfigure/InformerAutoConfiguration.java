@@ -159,6 +159,8 @@ public final class InformerAutoConfiguration {
 						: properties.getListPageSize())
 				.stripManagedFields((resource.getStripManagedFields() != null) ? resource.getStripManagedFields()
 						: properties.isStripManagedFields())
+				.cache(resource.getCache())
+				.watchList(properties.isWatchList())
 				.build());
 		}
 		return declarations;

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import dev.informer.DeliveryMode;
+import dev.informer.CacheMode;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
@@ -52,6 +53,14 @@ public class InformerProperties implements InitializingBean {
 	 * It is often half of an object's size and rarely needed by listeners.
 	 */
 	private boolean stripManagedFields = true;
+
+	/**
+	 * Whether informers get their initial state from a watch-list (a watch with
+	 * sendInitialEvents=true, streamed from the API server's watch cache) instead of a
+	 * list. An API server that refuses it gets a list and a watch instead, with a
+	 * warning.
+	 */
+	private boolean watchList;
 
 	private final Startup startup = new Startup();
 
@@ -97,6 +106,14 @@ public class InformerProperties implements InitializingBean {
 
 	public void setStripManagedFields(boolean stripManagedFields) {
 		this.stripManagedFields = stripManagedFields;
+	}
+
+	public boolean isWatchList() {
+		return this.watchList;
+	}
+
+	public void setWatchList(boolean watchList) {
+		this.watchList = watchList;
 	}
 
 	public Startup getStartup() {
@@ -573,6 +590,12 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private @Nullable DeliveryMode deliveryMode;
 
+		/**
+		 * What to list, watch and cache of each object: 'full' objects, or only their
+		 * 'metadata' (delivered as PartialObjectMetadata).
+		 */
+		private CacheMode cache = CacheMode.FULL;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -667,6 +690,14 @@ public class InformerProperties implements InitializingBean {
 
 		public void setStripManagedFields(@Nullable Boolean stripManagedFields) {
 			this.stripManagedFields = stripManagedFields;
+		}
+
+		public CacheMode getCache() {
+			return this.cache;
+		}
+
+		public void setCache(CacheMode cache) {
+			this.cache = cache;
 		}
 
 	}

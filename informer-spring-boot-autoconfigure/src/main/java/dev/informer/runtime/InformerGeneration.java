@@ -78,8 +78,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 */
 	private volatile boolean replayList;
 
+	private final boolean watchList;
+
+	/** Set when the API server refused this informer's watch-list. */
+	private volatile @Nullable Throwable watchListRefusal;
+
 	InformerGeneration(NamespaceInformer<T> watch, KubernetesClient client, List<InformerCustomizer> customizers) {
 		this.watch = watch;
+		this.watchList = watch.usesWatchList();
 		this.informer = watch.createInformer(client);
 		List<Consumer<? super T>> transforms = new ArrayList<>();
 		InformerSpec<T> spec = watch.spec(this.informer, transforms);
@@ -118,6 +124,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		// fabric8 stops an informer for good on some errors: replace it, do not let it
 		// sit dead while health says UP
 		this.informer.stopped().whenComplete((result, ex) -> {
+			if (fellBackToList()) {
+				return;
+			}
 			if (isActive() && this.watch.getStatus().isSynced()) {
 				this.watch.scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer"
 						+ ((ex != null) ? " (" + NamespaceInformer.describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
@@ -139,6 +148,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		}
 		starting.whenComplete((result, ex) -> {
 			releasePermit();
+			if (ex != null && fellBackToList()) {
+				return;
+			}
 			if (ex != null && isActive()) {
 				Throwable cause = KubernetesErrors.unwrap(ex);
 				this.watch.getStatus().transition(InformerState.FAILED, NamespaceInformer.describe(cause));
@@ -149,6 +161,31 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		// only now does fabric8 say it runs: a sample in between must not take it for
 		// stopped
 		this.started = true;
+	}
+
+	/**
+	 * Hand over to an informer that lists, if the API server refused this one's
+	 * watch-list (fabric8 itself never falls back: it stops).
+	 */
+	private boolean fellBackToList() {
+		Throwable refusal = this.watchListRefusal;
+		if (refusal == null || !isActive()) {
+			return false;
+		}
+		this.watch.fallBackToList(this, refusal);
+		return true;
+	}
+
+	/**
+	 * Whether the API server refused a watch-list: it answers a watch with
+	 * {@code sendInitialEvents} or {@code resourceVersionMatch} it does not serve as
+	 * invalid (HTTP 422, or 400 from older servers). fabric8 does not read the body of a
+	 * refused WebSocket upgrade, so the code is all there is; a selector the server
+	 * rejects fails the list that follows, and is reported there.
+	 */
+	static boolean isWatchListRefusal(Throwable ex) {
+		int code = KubernetesErrors.httpCode(ex);
+		return code == 400 || code == 422;
 	}
 
 	private void releasePermit() {
@@ -290,6 +327,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		try {
 			releasePermit();
 			if (!isActive()) {
+				return false;
+			}
+			if (this.watchList && isWatchListRefusal(ex)) {
+				this.watchListRefusal = ex;
 				return false;
 			}
 			WatchStatus status = this.watch.getStatus();

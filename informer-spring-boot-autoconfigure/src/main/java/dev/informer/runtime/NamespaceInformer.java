@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +24,6 @@ import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -100,6 +100,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	/** Leaving the namespace selection: no relist or replacement any more. */
 	private volatile boolean leaving;
+
+	private volatile boolean watchListRefused;
+
+	private volatile ListPermits permits = ListPermits.UNLIMITED;
 
 	private @Nullable ScheduledFuture<?> pendingReplacement;
 
@@ -202,15 +206,6 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return ((generation != null) ? generation.tracker().backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
 	}
 
-	private static ResourceDefinitionContext context(InformerDefinition<?> definition) {
-		return new ResourceDefinitionContext.Builder().withGroup(definition.getDeclaration().getGroup())
-			.withVersion(definition.getDeclaration().getVersion())
-			.withKind(definition.getDeclaration().getKind())
-			.withPlural(definition.getPlural())
-			.withNamespaced(definition.isNamespaced())
-			.build();
-	}
-
 	/**
 	 * Start watching, once {@code permits} lets this watch list. May be called again
 	 * after {@link #stop()}: the watch then starts afresh, with a new initial list.
@@ -219,6 +214,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			Executor executor, ListPermits permits) {
 		this.client = client;
 		this.customizers = List.copyOf(customizers);
+		this.permits = permits;
 		if (this.closed) {
 			this.closed = false;
 			this.synced = new CompletableFuture<>();
@@ -307,11 +303,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return metadata != null && metadata.getShardInfo() != null;
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private FilterWatchListDeletable<T, ?, ?> operation(KubernetesClient client) {
-		MixedOperation<T, ?, ?> operation = this.definition.isGeneric()
-				? (MixedOperation) client.genericKubernetesResources(context(this.definition))
-				: client.resources(this.definition.getResourceClass());
+		MixedOperation<T, ?, ?> operation = InformerOperations.of(client, this.definition, usesWatchList());
 		FilterWatchListDeletable<T, ?, ?> filtered;
 		if (this.namespace != null) {
 			filtered = operation.inNamespace(this.namespace);
@@ -333,6 +326,58 @@ final class NamespaceInformer<T extends HasMetadata> {
 			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
 		}
 		return filtered;
+	}
+
+	/**
+	 * Return whether the next fabric8 informer gets its initial state from a watch-list:
+	 * when declared, until the API server refused one.
+	 */
+	boolean usesWatchList() {
+		return this.definition.getDeclaration().isWatchList() && !this.watchListRefused;
+	}
+
+	/**
+	 * Replace a fabric8 informer whose watch-list the API server refused by one that
+	 * lists and watches; every later informer of this watch lists too.
+	 */
+	synchronized void fallBackToList(InformerGeneration<T> refused, Throwable ex) {
+		KubernetesClient client = this.client;
+		if (!this.watchListRefused) {
+			this.watchListRefused = true;
+			logger.warn("Informer '" + this.definition.getName() + "'" + where()
+					+ ": the API server refused a watch-list (informer.watch-list=true): " + describe(ex)
+					+ "; listing and watching instead. Set informer.watch-list=false, or enable the API server's "
+					+ "WatchList feature gate");
+		}
+		ListPermits permits = this.permits;
+		if (this.closed || client == null || this.current != refused) {
+			return;
+		}
+		InformerGeneration<T> next;
+		try {
+			next = new InformerGeneration<>(this, client, this.customizers);
+		}
+		catch (RuntimeException failure) {
+			// a customizer (the application's code) threw: nothing is left to watch with
+			this.status.transition(InformerState.FAILED, describe(failure));
+			this.synced.completeExceptionally(failure);
+			return;
+		}
+		Collection<T> seen = refused.retire();
+		if (!seen.isEmpty()) {
+			next.seed(seen);
+		}
+		this.current = next;
+		// the list that replaces the refused watch-list waits for a permit as the first
+		// did
+		permits.run(() -> {
+			if (this.current == next && !this.closed) {
+				next.start(permits::release);
+			}
+			else {
+				permits.release();
+			}
+		});
 	}
 
 	synchronized void stop() {

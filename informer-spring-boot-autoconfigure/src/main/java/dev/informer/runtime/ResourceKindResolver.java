@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.apache.commons.logging.Log;
@@ -22,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
 
+import dev.informer.CacheMode;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerStartupException;
@@ -106,7 +108,11 @@ public class ResourceKindResolver {
 					"Remove 'namespace-selector': cluster-scoped kinds have no namespaces and are watched "
 							+ "cluster-wide.");
 		}
-		return create(declaration, type, resource.getName(), namespaced);
+		// a metadata-only informer resolves plural and scope as its kind's full form
+		// would
+		Class<? extends HasMetadata> delivered = (declaration.getCache() == CacheMode.METADATA)
+				? PartialObjectMetadata.class : type;
+		return create(declaration, delivered, resource.getName(), namespaced);
 	}
 
 	private static <T extends HasMetadata> InformerDefinition<T> create(InformerDeclaration declaration, Class<T> type,
