@@ -150,6 +150,7 @@ final class LeaseElection {
 
 	private void started() {
 		this.leading = true;
+		this.firstRound.complete(null);
 		this.listener.changed(this);
 	}
 
@@ -166,7 +167,11 @@ final class LeaseElection {
 
 	private void newLeader(@Nullable String identity) {
 		this.holder = (identity == null || identity.isEmpty()) ? null : identity;
-		this.firstRound.complete(null);
+		if (!this.identity.equals(identity)) {
+			// held by another: this round is over; when this replica won, fabric8 tells
+			// started() next, which ends the round once the Lease counts as held
+			this.firstRound.complete(null);
+		}
 		this.listener.changed(this);
 	}
 
