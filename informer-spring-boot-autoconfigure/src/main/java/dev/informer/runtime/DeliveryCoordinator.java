@@ -31,6 +31,7 @@ import org.springframework.context.SmartLifecycle;
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
 import dev.informer.InformerStartupException;
+import dev.informer.RbacRules;
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.watch.DeliverySnapshot;
 import dev.informer.watch.DeliveryStatusSource;
@@ -226,12 +227,13 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
 		}
-		String verbs = this.shardedInformers.isEmpty() ? "get, create, update" : "get, create, update, list";
+		List<String> verbs = this.shardedInformers.isEmpty() ? RbacRules.LEADER_LEASE_VERBS
+				: RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(
 				"Delivery group '" + this.options.group() + "' (informer.delivery.mode): this replica may not "
 						+ refused.verb() + " Leases in namespace '" + namespace + "' (HTTP 403)",
-				"Grant it a Role in namespace '" + namespace + "' with:\n- apiGroups: [coordination.k8s.io]\n"
-						+ "  resources: [leases]\n  verbs: [" + verbs + "]\n(RbacRules prints the whole manifest)",
+				"Grant it a Role in namespace '" + namespace + "' with this rule (RbacRules prints the whole "
+						+ "manifest):\n" + new RbacRules.Rule("coordination.k8s.io", List.of("leases"), verbs).toYaml(),
 				refused.getCause());
 	}
 

@@ -26,6 +26,8 @@ import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
 import dev.informer.autoconfigure.KubernetesConnectionDetails;
 import dev.informer.test.InformerTest.Server;
+import dev.informer.watch.DeliverySnapshot;
+import dev.informer.watch.DeliveryStatusSource;
 
 /**
  * Auto-configuration of {@link InformerTest @InformerTest}: the Kubernetes API server, a
@@ -137,14 +139,19 @@ public final class InformerTestAutoConfiguration {
 	@Bean
 	@ConditionalOnBooleanProperty(RESTRICTED_PROPERTY)
 	@Nullable RestrictedAccess informerTestRestrictedAccess(@AdminClient KubernetesClient admin, KubernetesClient client,
-			ObjectProvider<InformerRegistry> registry, Environment environment) {
+			ObjectProvider<InformerRegistry> registry, ObjectProvider<DeliveryStatusSource> delivery,
+			Environment environment) {
 		InformerRegistry informers = registry.getIfAvailable();
 		if (informers == null || client.getConfiguration().getImpersonateUsername() == null) {
 			return null;
 		}
 		Set<String> ungranted = Set
 			.copyOf(Binder.get(environment).bind(UNGRANTED_PROPERTY, Bindable.listOf(String.class)).orElse(List.of()));
-		return RestrictedAccess.grant(admin, client, informers, ungranted, InformerEvents.DEFAULT_TIMEOUT);
+		// the Leases of informer.delivery.mode leader or sharded, as production grants
+		// them
+		DeliveryStatusSource source = delivery.getIfAvailable();
+		DeliverySnapshot leases = (source != null) ? source.snapshot() : null;
+		return RestrictedAccess.grant(admin, client, informers, ungranted, leases, InformerEvents.DEFAULT_TIMEOUT);
 	}
 
 	private static boolean isRestricted(Environment environment) {

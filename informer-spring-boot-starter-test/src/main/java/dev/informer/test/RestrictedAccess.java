@@ -35,6 +35,7 @@ import dev.informer.InformerDefinition;
 import dev.informer.InformerRegistry;
 import dev.informer.RbacRules;
 import dev.informer.RbacRules.Rule;
+import dev.informer.watch.DeliverySnapshot;
 
 /**
  * The RBAC of the user that an {@link InformerTest#restricted() restricted} test's client
@@ -61,11 +62,12 @@ final class RestrictedAccess implements DisposableBean {
 	 * @param restricted the client that impersonates the user
 	 * @param registry the informers
 	 * @param ungranted the names of informers whose rules are withheld
+	 * @param delivery the delivery modes and Lease namespace, {@code null} for none
 	 * @param timeout how long to wait for the server to authorize the rules
 	 * @return the grants, removed by {@link #destroy()}
 	 */
 	static RestrictedAccess grant(KubernetesClient admin, KubernetesClient restricted, InformerRegistry registry,
-			Set<String> ungranted, Duration timeout) {
+			Set<String> ungranted, @Nullable DeliverySnapshot delivery, Duration timeout) {
 		String user = restricted.getConfiguration().getImpersonateUsername();
 		List<InformerDefinition<?>> definitions = new ArrayList<>();
 		for (Informer<?> informer : registry.informers()) {
@@ -74,6 +76,9 @@ final class RestrictedAccess implements DisposableBean {
 			}
 		}
 		RbacRules rules = RbacRules.of(definitions);
+		if (delivery != null) {
+			rules = rules.withDelivery(delivery.informerModes().values(), delivery.leaseNamespace());
+		}
 		Subject subject = new SubjectBuilder().withKind("User").withApiGroup(RBAC_GROUP).withName(user).build();
 		List<HasMetadata> granted = new ArrayList<>();
 		if (!rules.getClusterRole().isEmpty()) {
