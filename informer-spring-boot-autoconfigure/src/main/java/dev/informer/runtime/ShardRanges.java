@@ -15,11 +15,12 @@ import org.jspecify.annotations.Nullable;
  * them: FNV-1a 64 of the object's uid, the function and field the API server's shard
  * selectors use (KEP-5866), so that filtering here and on the server agree on every
  * object. The uid never changes, so an object's owner changes only with the membership.
- *
- * @param member this member's index in the sorted member list
- * @param members the number of members, 0 when this replica owns nothing
+ * <p>
+ * Asked for every event: the bounds are computed once, as unsigned 64 bit values.
  */
-record ShardRanges(int member, int members) {
+final class ShardRanges {
+
+	private static final BigInteger TWO_TO_64 = BigInteger.ONE.shiftLeft(64);
 
 	private static final long FNV_OFFSET = 0xcbf29ce484222325L;
 
@@ -27,6 +28,27 @@ record ShardRanges(int member, int members) {
 
 	/** Owns nothing: not a live member. */
 	static final ShardRanges NONE = new ShardRanges(0, 0);
+
+	private final int member;
+
+	private final int members;
+
+	/** Inclusive, unsigned. */
+	private final long start;
+
+	/** Exclusive, unsigned; unused when the range ends at 2^64. */
+	private final long end;
+
+	private final boolean toTheEnd;
+
+	private ShardRanges(int member, int members) {
+		this.member = member;
+		this.members = members;
+		ShardRange range = (members > 0) ? ShardRange.ofShard(member, members) : null;
+		this.start = (range != null) ? range.getStart().longValue() : 0;
+		this.toTheEnd = range != null && range.getEnd().equals(TWO_TO_64);
+		this.end = (range != null && !this.toTheEnd) ? range.getEnd().longValue() : 0;
+	}
 
 	/**
 	 * Return the FNV-1a 64 hash of a value's UTF-8 bytes.
@@ -59,10 +81,6 @@ record ShardRanges(int member, int members) {
 		return this.members == 0;
 	}
 
-	private @Nullable ShardRange range() {
-		return isEmpty() ? null : ShardRange.ofShard(this.member, this.members);
-	}
-
 	/**
 	 * Return whether an object falls in these ranges. An object without a uid (never one
 	 * the API server sent) is owned by nobody.
@@ -76,12 +94,10 @@ record ShardRanges(int member, int members) {
 	}
 
 	boolean owns(long hash) {
-		ShardRange range = range();
-		if (range == null) {
+		if (isEmpty() || Long.compareUnsigned(hash, this.start) < 0) {
 			return false;
 		}
-		BigInteger value = new BigInteger(Long.toUnsignedString(hash));
-		return value.compareTo(range.getStart()) >= 0 && value.compareTo(range.getEnd()) < 0;
+		return this.toTheEnd || Long.compareUnsigned(hash, this.end) < 0;
 	}
 
 	/**
@@ -99,6 +115,21 @@ record ShardRanges(int member, int members) {
 	List<String> describe() {
 		String selector = selector();
 		return (selector != null) ? List.of(selector) : List.of();
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return other instanceof ShardRanges ranges && ranges.member == this.member && ranges.members == this.members;
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * this.member + this.members;
+	}
+
+	@Override
+	public String toString() {
+		return isEmpty() ? "none" : (this.member + 1) + " of " + this.members;
 	}
 
 }
