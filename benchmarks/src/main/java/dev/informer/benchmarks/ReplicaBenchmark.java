@@ -164,19 +164,23 @@ final class ReplicaBenchmark {
 				clients.add(client);
 				contexts.add(start(client, mode, group, "r" + i, updated));
 			}
-			await(() -> contexts.stream()
+			// synced, members agreed, every cache holding only what its replica owns (no
+			// relist to a new range still running), and every object in one cache
+			long total = mode.equals("sharded") ? this.objects : (long) this.objects * replicas;
+			BooleanSupplier settled = () -> contexts.stream()
 				.allMatch((context) -> context.getBean(DefaultInformerRegistry.class).informer("configmaps").isSynced()
-						&& members(context) == (mode.equals("sharded") ? replicas : 0)),
-					Duration.ofMinutes(5));
-			long cached = 0;
-			for (ConfigurableApplicationContext context : contexts) {
-				cached += context.getBean(DefaultInformerRegistry.class)
-					.informer("configmaps")
-					.getCache()
-					.list()
-					.size();
-			}
+						&& members(context) == (mode.equals("sharded") ? replicas : 0)
+						&& (mode.equals("all") || context.getBean(DeliveryCoordinator.class)
+							.ownedObjects() == cached(List.of(context))))
+					&& cached(contexts) == total;
+			await(settled, Duration.ofMinutes(5));
+			long cached = cached(contexts);
 			long heap = usedHeapAfterGc() - heapBefore;
+			if (!settled.getAsBoolean()) {
+				// a membership change while the heap was measured (a renewal late on a
+				// busy machine): the row would mix two states
+				throw new IllegalStateException("Replicas changed while measured: " + group);
+			}
 			Map<Long, Long> cpu = javaThreadsCpu();
 			update();
 			// every update published once in sharded mode, by every replica in all mode
