@@ -1,8 +1,11 @@
 package dev.informer.benchmarks;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +14,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JVMs print the same {@code COLD-START key=value} line among their logs.
  */
 class ColdStartBenchmarkTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void onTheMockServerTheRunSaysWhyItMeasuredNothing() throws Exception {
+		String report = ColdStartBenchmark.run(Options.parse("--cold-start", "--mock", "--output=" + this.output));
+		assertThat(report).startsWith("SKIPPED").contains("real API server");
+		assertThat(Files.readString(this.output.resolve("cold-start.md"))).isEqualTo(report);
+	}
+
+	@Test
+	void aSeedThatCannotBeInstalledIsSkippedWithTheReason() throws Exception {
+		Path notADirectory = Files.writeString(this.output.resolve("file"), "");
+		SeedPython seed = SeedPython.install(notADirectory.resolve("venv"));
+		assertThat(seed.available()).isFalse();
+		assertThat(seed.status()).startsWith("SKIPPED: the Python client could not be installed (")
+			.contains("cold-start rows of (s)");
+	}
 
 	@Test
 	void readsTheLastReportLineAmongLogs() {
