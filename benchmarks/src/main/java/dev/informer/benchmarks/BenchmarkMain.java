@@ -28,6 +28,11 @@ public final class BenchmarkMain {
 			System.exit(0);
 		}
 		Options options = Options.parse(args);
+		if (options.coldStart()) {
+			System.out.println(ColdStartBenchmark.run(options));
+			System.out.println("Written: " + options.output().toAbsolutePath().resolve("cold-start.md"));
+			System.exit(0);
+		}
 		Report report = run(options);
 		System.out.println();
 		System.out.println(report.table());
@@ -72,11 +77,25 @@ public final class BenchmarkMain {
 		if (!options.mock()) {
 			// replicas sharing a collection, on a server with shard selectors on
 			Harness.log("replicas: %n%s", ReplicaBenchmark.run(options));
+			// fresh processes from launch to synced, the seed (s) among them; 10k objects
+			// and
+			// up
+			List<Integer> coldSizes = options.sizes().stream().filter((size) -> size >= 10_000).toList();
+			if (!coldSizes.isEmpty()) {
+				Harness.log("cold start: %n%s", ColdStartBenchmark.run(withSizes(options, coldSizes)));
+			}
 		}
 		List<PublishJmh.Score> jmh = options.jmh() ? PublishJmh.run(options.smoke()) : List.of();
 		Report report = new Report(context, subjects, summary, jmh);
 		report.write(options.output());
 		return report;
+	}
+
+	private static Options withSizes(Options options, List<Integer> sizes) {
+		return new Options(options.smoke(), options.mock(), sizes, options.streamSize(), options.warmups(),
+				options.repetitions(), options.writers(), options.streamEvents(), options.latencyEvents(),
+				options.latencyRate(), options.syncTimeout(), options.jmh(), options.gcRounds(), options.output(),
+				options.subjects(), true);
 	}
 
 	private static String machine() {

@@ -27,10 +27,11 @@ import java.util.List;
  * @param gcRounds full collections before reading the used heap
  * @param output directory for results.json, results.csv and results.png
  * @param subjects the ids of the subjects to run; empty for the default set
+ * @param coldStart whether to run only the cold-start benchmark ({@code --cold-start})
  */
 record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize, int warmups, int repetitions,
 		int writers, int streamEvents, int latencyEvents, int latencyRate, Duration syncTimeout, boolean jmh,
-		int gcRounds, Path output, List<String> subjects) {
+		int gcRounds, Path output, List<String> subjects, boolean coldStart) {
 
 	static Options parse(String... args) {
 		boolean smoke = Arrays.asList(args).contains("--smoke");
@@ -45,6 +46,7 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		boolean jmh = true;
 		Path output = Path.of("target");
 		List<String> subjects = List.of();
+		boolean coldStart = false;
 		for (String arg : args) {
 			String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
 			if (arg.startsWith("--sizes=")) {
@@ -71,17 +73,20 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.equals("--mock")) {
 				mock = true;
 			}
+			else if (arg.equals("--cold-start")) {
+				coldStart = true;
+			}
 			else if (arg.equals("--no-jmh")) {
 				jmh = false;
 			}
 			else if (!arg.equals("--smoke") && !arg.equals("--full")) {
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; use --smoke or --full, "
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
-						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh");
+						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
-				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects);
+				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart);
 	}
 
 }
