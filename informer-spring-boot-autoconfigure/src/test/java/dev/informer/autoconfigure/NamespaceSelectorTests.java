@@ -158,7 +158,11 @@ class NamespaceSelectorTests {
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> changes.events.stream()
 						.anyMatch((event) -> event.getNamespace().equals("sel-a") && !event.isJoined()));
-				List<ResourceDeletedEvent> deleted = listener.events(ResourceDeletedEvent.class);
+				List<ResourceDeletedEvent<?>> deleted = listener.resourceEvents()
+					.stream()
+					.filter(ResourceDeletedEvent.class::isInstance)
+					.<ResourceDeletedEvent<?>>map((event) -> (ResourceDeletedEvent<?>) event)
+					.toList();
 				assertThat(deleted).singleElement().satisfies((event) -> {
 					assertThat(event.getName()).isEqualTo("a1");
 					assertThat(event.isLeftSelection()).isTrue();

@@ -58,8 +58,8 @@ class DeliveryModeTests {
 		runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			RecordingListener listener = context.getBean(RecordingListener.class);
-			await().atMost(Duration.ofSeconds(10)).until(() -> listener.events(ResourceAddedEvent.class).size() == 3);
-			assertThat(listener.events(ResourceAddedEvent.class)).noneMatch(ResourceAddedEvent::isReplay);
+			await().atMost(Duration.ofSeconds(10)).until(() -> adds(listener).size() == 3);
+			assertThat(adds(listener)).noneMatch(ResourceAddedEvent::isReplay);
 			assertThat(listener.events(ResourcesReplayedEvent.class)).isEmpty();
 			assertThat(context.getBean(DeliveryCoordinator.class).snapshot().leadership().role())
 				.isEqualTo(DeliveryRole.LEADER);
@@ -93,7 +93,7 @@ class DeliveryModeTests {
 			this.client.leases().inNamespace("apps").withName("orders").edit((l) -> lease("", 1));
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> !listener.events(ResourcesReplayedEvent.class).isEmpty());
-			List<ResourceAddedEvent> replayed = listener.events(ResourceAddedEvent.class);
+			List<ResourceAddedEvent<?>> replayed = adds(listener);
 			assertThat(replayed).hasSize(4).allMatch(ResourceAddedEvent::isReplay);
 			assertThat(listener.events(ResourcesReplayedEvent.class)).singleElement()
 				.satisfies((event) -> assertThat(event.getCount()).isEqualTo(4))
@@ -124,6 +124,14 @@ class DeliveryModeTests {
 			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("apps");
 			assertThat(context.getStartupFailure()).hasStackTraceContaining("the namespace does not exist");
 		});
+	}
+
+	private static List<ResourceAddedEvent<?>> adds(RecordingListener listener) {
+		return listener.resourceEvents()
+			.stream()
+			.filter(ResourceAddedEvent.class::isInstance)
+			.<ResourceAddedEvent<?>>map((event) -> (ResourceAddedEvent<?>) event)
+			.toList();
 	}
 
 	private ApplicationContextRunner runner() {
