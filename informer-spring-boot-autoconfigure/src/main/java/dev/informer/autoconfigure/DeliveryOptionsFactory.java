@@ -68,8 +68,7 @@ final class DeliveryOptionsFactory {
 			}
 			return "informers";
 		}
-		String group = application.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]+", "-");
-		group = group.replaceAll("^[^a-z0-9]+", "").replaceAll("[^a-z0-9]+$", "");
+		String group = DeliveryOptions.leaseName(application);
 		if (group.isEmpty()) {
 			if (required) {
 				throw new InvalidConfigurationPropertyValueException("informer.delivery.group", null,

@@ -452,12 +452,4 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 				leadership, sharding, this.clock.instant());
 	}
 
-	/**
-	 * Return the options.
-	 * @return the options
-	 */
-	public DeliveryOptions getOptions() {
-		return this.options;
-	}
-
 }

@@ -1,6 +1,7 @@
 package dev.informer.runtime;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.informer.DeliveryMode;
@@ -32,12 +33,6 @@ public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes
 	public static final String GROUP_LABEL = "informer.dev/delivery-group";
 
 	/**
-	 * Every replica publishes everything.
-	 */
-	public static final DeliveryOptions ALL = new DeliveryOptions(DeliveryMode.ALL, Map.of(), "informers", "local",
-			"default", Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2), true);
-
-	/**
 	 * Create the options.
 	 */
 	public DeliveryOptions {
@@ -67,13 +62,25 @@ public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes
 	 * @return the name
 	 */
 	public String memberLeaseName() {
-		String name = (this.group + "-" + this.identity).toLowerCase(java.util.Locale.ROOT)
-			.replaceAll("[^a-z0-9.-]", "-");
+		String name = leaseName(this.group + "-" + this.identity);
 		if (name.length() > 253) {
 			String hash = Long.toHexString(ShardRanges.hash(name));
-			name = name.substring(0, 253 - hash.length() - 1) + "-" + hash;
+			name = leaseName(name.substring(0, 253 - hash.length() - 1) + "-" + hash);
 		}
-		return name.replaceAll("^[^a-z0-9]+", "").replaceAll("[^a-z0-9]+$", "");
+		return name;
+	}
+
+	/**
+	 * Return a value made into a Kubernetes object name: lower case, other characters
+	 * replaced by '-', starting and ending with a letter or digit.
+	 * @param value the value
+	 * @return the name, empty when nothing of the value is left
+	 */
+	public static String leaseName(String value) {
+		return value.toLowerCase(Locale.ROOT)
+			.replaceAll("[^a-z0-9.-]+", "-")
+			.replaceAll("^[^a-z0-9]+", "")
+			.replaceAll("[^a-z0-9]+$", "");
 	}
 
 }
