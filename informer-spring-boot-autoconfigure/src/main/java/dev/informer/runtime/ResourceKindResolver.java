@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -48,6 +47,8 @@ public class ResourceKindResolver {
 
 	private final boolean trustClassesWhenUnavailable;
 
+	private final ModelClasses modelClasses;
+
 	private final Map<String, APIResourceList> discovery = new HashMap<>();
 
 	/**
@@ -76,6 +77,7 @@ public class ResourceKindResolver {
 		this.configSource = configSource;
 		this.classLoader = classLoader;
 		this.trustClassesWhenUnavailable = trustClassesWhenUnavailable;
+		this.modelClasses = new ModelClasses(classLoader);
 	}
 
 	/**
@@ -123,12 +125,11 @@ public class ResourceKindResolver {
 	private Class<? extends HasMetadata> resolveClass(InformerDeclaration declaration) {
 		String typeName = declaration.getType();
 		if (typeName == null) {
-			Class<? extends KubernetesResource> registered = this.client.getKubernetesSerialization()
-				.getRegisteredKubernetesResource(declaration.getApiVersion(), declaration.getKind());
-			if (registered != null && HasMetadata.class.isAssignableFrom(registered)) {
-				return registered.asSubclass(HasMetadata.class);
-			}
-			return GenericKubernetesResource.class;
+			// not the client's getRegisteredKubernetesResource: it instantiates every
+			// model class on first use
+			Class<? extends HasMetadata> model = this.modelClasses.find(declaration.getApiVersion(),
+					declaration.getKind());
+			return (model != null) ? model : GenericKubernetesResource.class;
 		}
 		Class<?> type;
 		try {
