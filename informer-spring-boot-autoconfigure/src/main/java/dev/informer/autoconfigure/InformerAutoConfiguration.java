@@ -7,6 +7,8 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
@@ -21,6 +23,7 @@ import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.ResourceKindResolver;
 import dev.informer.runtime.RetryPolicy;
+import dev.informer.runtime.TrainingRun;
 import dev.informer.watch.WatchHealthPolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -44,6 +47,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "informer.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(InformerProperties.class)
 public final class InformerAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(InformerAutoConfiguration.class);
 
 	static final String CLIENT_BEAN_NAME = "informerKubernetesClient";
 
@@ -89,10 +94,19 @@ public final class InformerAutoConfiguration {
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
 		}
-		// without waiting for sync, a kind with a class can start while discovery is down
-		ResourceKindResolver resolver = new ResourceKindResolver(client,
-				Diagnostics.configSource(client, configOrigin(client, beanFactory, connectionDetails)),
-				beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
+		ResourceKindResolver resolver;
+		if (TrainingRun.isActive()) {
+			logger.info("Training run (spring.context.exit=onRefresh): informer declarations are not checked "
+					+ "against the API server, and no informer starts");
+			resolver = ResourceKindResolver.withoutServer(beanFactory.getBeanClassLoader());
+		}
+		else {
+			// without waiting for sync, a kind with a class can start while discovery is
+			// down
+			resolver = new ResourceKindResolver(client,
+					Diagnostics.configSource(client, configOrigin(client, beanFactory, connectionDetails)),
+					beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
+		}
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());

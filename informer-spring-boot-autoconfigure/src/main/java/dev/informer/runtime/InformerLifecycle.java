@@ -74,6 +74,12 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		if (TrainingRun.isActive()) {
+			// the JVM halts before lifecycles start; a processor that did not must not
+			// start informers resolved without the server
+			this.running = true;
+			return;
+		}
 		// a context may be stopped and started again: its listeners are registered once
 		if (!this.listenersAdded) {
 			this.publisher.addListenersOf(this.context);

@@ -2,9 +2,11 @@ package dev.informer.runtime;
 
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.fabric8.kubernetes.api.Pluralize;
 import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceBuilder;
@@ -20,6 +22,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 import dev.informer.CacheMode;
@@ -39,7 +42,7 @@ public class ResourceKindResolver {
 
 	private static final Log logger = LogFactory.getLog(ResourceKindResolver.class);
 
-	private final KubernetesClient client;
+	private final @Nullable KubernetesClient client;
 
 	private final String configSource;
 
@@ -77,6 +80,27 @@ public class ResourceKindResolver {
 		this.configSource = configSource;
 		this.classLoader = classLoader;
 		this.trustClassesWhenUnavailable = trustClassesWhenUnavailable;
+		this.modelClasses = new ModelClasses(classLoader);
+	}
+
+	/**
+	 * Create a resolver that never asks the server, for a {@link TrainingRun}: a kind
+	 * with a model class (fabric8's, or a declared {@code type}) takes its plural and
+	 * scope from it, a kind without one is taken as a namespaced
+	 * {@link GenericKubernetesResource} with its plural derived from the kind. Nothing is
+	 * checked against the server, so only a run whose informers never start may use it.
+	 * @param classLoader the class loader for declared types
+	 * @return the resolver
+	 */
+	public static ResourceKindResolver withoutServer(@Nullable ClassLoader classLoader) {
+		return new ResourceKindResolver(classLoader);
+	}
+
+	private ResourceKindResolver(@Nullable ClassLoader classLoader) {
+		this.client = null;
+		this.configSource = "no API server (training run)";
+		this.classLoader = classLoader;
+		this.trustClassesWhenUnavailable = false;
 		this.modelClasses = new ModelClasses(classLoader);
 	}
 
@@ -160,6 +184,13 @@ public class ResourceKindResolver {
 	}
 
 	private APIResource discover(InformerDeclaration declaration, Class<? extends HasMetadata> type) {
+		if (this.client == null) {
+			return (type != GenericKubernetesResource.class) ? fromClass(declaration, type)
+					: new APIResourceBuilder().withKind(declaration.getKind())
+						.withName(Pluralize.toPlural(declaration.getKind().toLowerCase(Locale.ROOT)))
+						.withNamespaced(true)
+						.build();
+		}
 		APIResourceList resources;
 		try {
 			resources = resourcesOf(declaration);
@@ -212,8 +243,10 @@ public class ResourceKindResolver {
 			return cached;
 		}
 		APIResourceList resources;
+		KubernetesClient client = this.client;
+		Assert.state(client != null, "No client to ask");
 		try {
-			resources = this.client.getApiResources(groupVersion);
+			resources = client.getApiResources(groupVersion);
 		}
 		catch (KubernetesClientException ex) {
 			int code = KubernetesErrors.httpCode(ex);
@@ -236,7 +269,7 @@ public class ResourceKindResolver {
 		String group = declaration.getGroup();
 		List<String> versions = List.of();
 		try {
-			APIGroup apiGroup = group.isEmpty() ? null : this.client.getApiGroup(group);
+			APIGroup apiGroup = (group.isEmpty() || this.client == null) ? null : this.client.getApiGroup(group);
 			if (apiGroup != null && apiGroup.getVersions() != null) {
 				versions = apiGroup.getVersions().stream().map(GroupVersionForDiscovery::getGroupVersion).toList();
 			}
