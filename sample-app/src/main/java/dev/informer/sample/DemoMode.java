@@ -14,7 +14,9 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.SpringProperties;
 
 import dev.informer.InformerRegistry;
 
@@ -30,6 +32,8 @@ import dev.informer.InformerRegistry;
  * <ul>
  * <li>{@code auto} (default): demo only when no cluster answers, on the best server
  * available</li>
+ * <li>never in a training run for class data sharing or an AOT cache
+ * ({@code -Dspring.context.exit=onRefresh}), whatever the mode</li>
  * <li>{@code true}: demo even if a cluster answers</li>
  * <li>{@code real} / {@code mock}: demo on that server ({@code real} fails without
  * binaries)</li>
@@ -57,7 +61,7 @@ final class DemoMode {
 	 * @param mode {@code auto}, {@code true}, {@code false}, {@code real} or {@code mock}
 	 */
 	static void apply(SpringApplication application, String mode) {
-		if ("false".equals(mode) || ("auto".equals(mode) && clusterAnswers())) {
+		if ("false".equals(mode) || isTrainingRun() || ("auto".equals(mode) && clusterAnswers())) {
 			return;
 		}
 		DemoApiServer server = start(mode);
@@ -118,6 +122,17 @@ final class DemoMode {
 		}
 		logger.info(missing + " to run the demo on a real API server; using fabric8's mock API server");
 		return DemoApiServer.mock();
+	}
+
+	/**
+	 * Whether this is a training run for class data sharing or an AOT cache
+	 * ({@code -Dspring.context.exit=onRefresh}, as an image build with
+	 * {@code BP_JVM_CDS_ENABLED} runs it): the context halts after its refresh, so a demo
+	 * server would only be started and seeded for nothing.
+	 */
+	private static boolean isTrainingRun() {
+		return DefaultLifecycleProcessor.ON_REFRESH_VALUE
+			.equalsIgnoreCase(SpringProperties.getProperty(DefaultLifecycleProcessor.EXIT_PROPERTY_NAME));
 	}
 
 	private static boolean clusterAnswers() {
