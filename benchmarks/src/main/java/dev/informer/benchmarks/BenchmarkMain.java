@@ -21,6 +21,8 @@ public final class BenchmarkMain {
 
 	public static void main(String[] args) throws Exception {
 		System.setProperty("java.awt.headless", "true");
+		boolean replicas = !Arrays.asList(args).contains("--no-replicas");
+		args = Arrays.stream(args).filter((arg) -> !arg.equals("--no-replicas")).toArray(String[]::new);
 		if (Arrays.asList(args).contains("--replicas-only")) {
 			Options options = Options
 				.parse(Arrays.stream(args).filter((arg) -> !arg.equals("--replicas-only")).toArray(String[]::new));
@@ -33,7 +35,7 @@ public final class BenchmarkMain {
 			System.out.println("Written: " + options.output().toAbsolutePath().resolve("cold-start.md"));
 			System.exit(0);
 		}
-		Report report = run(options);
+		Report report = run(options, replicas);
 		System.out.println();
 		System.out.println(report.table());
 		System.out.println("Written: " + options.output().toAbsolutePath().resolve("results.{json,csv,png,md}"));
@@ -42,6 +44,18 @@ public final class BenchmarkMain {
 	}
 
 	static Report run(Options options) throws Exception {
+		return run(options, true);
+	}
+
+	/**
+	 * Run every benchmark of the options.
+	 * @param options what to run
+	 * @param replicas whether to run the replica benchmark too ({@code --no-replicas}
+	 * leaves it out: its numbers are in docs/replicas.md and take minutes to remake)
+	 * @return the report
+	 * @throws Exception on failure
+	 */
+	static Report run(Options options, boolean replicas) throws Exception {
 		List<Subject> subjects = List.of(new WriterOnlySubject(), new RawFabric8Subject(), StarterSubject.minimal(),
 				StarterSubject.minimalKeepingManagedFields(), StarterSubject.metadataOnly(), StarterSubject.full());
 		if (!options.subjects().isEmpty()) {
@@ -75,11 +89,13 @@ public final class BenchmarkMain {
 			summary = new Summary(new Harness(options, server, subjects).run());
 		}
 		if (!options.mock()) {
-			// replicas sharing a collection, on a server with shard selectors on
-			Harness.log("replicas: %n%s", ReplicaBenchmark.run(options));
-			// fresh processes from launch to synced, the seed (s) among them; 10k objects
-			// and
-			// up
+			if (replicas) {
+				// replicas sharing a collection, on a server with shard selectors on
+				Harness.log("replicas: %n%s", ReplicaBenchmark.run(options));
+			}
+			// fresh processes from launch to synced, every cold-start subject, the seed
+			// (s)
+			// among them; 10k objects and up
 			List<Integer> coldSizes = options.sizes().stream().filter((size) -> size >= 10_000).toList();
 			if (!coldSizes.isEmpty()) {
 				Harness.log("cold start: %n%s", ColdStartBenchmark.run(withSizes(options, coldSizes)));
@@ -91,11 +107,12 @@ public final class BenchmarkMain {
 		return report;
 	}
 
+	/** The cold-start run of a full run: its sizes, and every cold-start subject. */
 	private static Options withSizes(Options options, List<Integer> sizes) {
 		return new Options(options.smoke(), options.mock(), sizes, options.streamSize(), options.warmups(),
 				options.repetitions(), options.writers(), options.streamEvents(), options.latencyEvents(),
 				options.latencyRate(), options.syncTimeout(), options.jmh(), options.gcRounds(), options.output(),
-				options.subjects(), true);
+				List.of(), true, options.jdk25(), options.jvmOptions());
 	}
 
 	private static String machine() {

@@ -12,20 +12,38 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import dev.informer.benchmarks.ColdStartJvm.Archive;
+
 /**
  * Cold start: a fresh process per repetition, from its launch to its informer synced, on
  * the same server and objects as the other benchmarks. Subjects: (s) the Python client's
  * informer ({@link SeedPython}), (a) raw fabric8 and (b) the starter in a new JVM
- * ({@link ColdStartProcesses}). Each process reports its own CPU time at synced. Writes
+ * ({@link ColdStartProcesses}), (a-boot) the same Spring Boot application without the
+ * starter, then raw fabric8, and the same JVMs with what the JVM offers without code
+ * changes ({@link ColdStartJvm}): (b-cds) JDK 17 with a CDS archive of a training run,
+ * (a-25) and (b-25) on JDK 25, (a-25-aot) and (b-25-aot) on JDK 25 with an AOT cache of a
+ * training run. Each process reports its own CPU time at synced. Writes
  * {@code cold-start.md}.
  */
 final class ColdStartBenchmark {
 
 	static final int REPETITIONS = 3;
 
-	private static final List<String> SUBJECTS = List.of("s", "a", "b");
+	/** Where the JDK 25 subjects' JDK is looked for unless {@code --jdk25=} says. */
+	static final Path DEFAULT_JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
 
-	private static final List<String> METRICS = List.of("synced_ms", "time_to_sync_ms", "cpu_ms");
+	private static final List<String> SUBJECTS = List.of("s", "a", "a-boot", "b", "b-cds", "b-cds-refresh", "a-25",
+			"b-25", "a-25-aot", "b-25-aot", "b-25-aot-refresh");
+
+	private static final List<String> METRICS = List.of("synced_ms", "before_informer_ms", "time_to_sync_ms", "cpu_ms");
+
+	/** Ratios reported, numerator and denominator, when both subjects ran. */
+	private static final List<List<String>> PAIRS = List.of(List.of("b", "s"), List.of("a", "s"),
+			List.of("a-boot", "s"), List.of("b-cds", "s"), List.of("b-cds-refresh", "s"), List.of("b-25", "s"),
+			List.of("b-25-aot", "s"), List.of("b-25-aot-refresh", "s"), List.of("a-25-aot", "s"), List.of("b", "a"),
+			List.of("a-boot", "a"), List.of("b", "a-boot"), List.of("b-25", "a-25"), List.of("b-25-aot", "a-25-aot"),
+			List.of("b-cds", "b"), List.of("b-cds-refresh", "b"), List.of("b-25", "b"), List.of("b-25-aot", "b"),
+			List.of("b-25-aot-refresh", "b"));
 
 	private final ApiServer server;
 
@@ -33,10 +51,63 @@ final class ColdStartBenchmark {
 
 	private final Path kubeConfig;
 
-	private ColdStartBenchmark(ApiServer server, SeedPython seed, Path kubeConfig) {
+	private final Map<String, ColdStartJvm> jvms;
+
+	private final List<String> skipped;
+
+	private final String classPath;
+
+	private final Path archives;
+
+	private final List<String> jvmOptions;
+
+	private int launches;
+
+	private ColdStartBenchmark(ApiServer server, SeedPython seed, Path kubeConfig, Map<String, ColdStartJvm> jvms,
+			List<String> skipped, String classPath, Path archives, List<String> jvmOptions) {
+		this.jvmOptions = jvmOptions;
 		this.server = server;
 		this.seed = seed;
 		this.kubeConfig = kubeConfig;
+		this.jvms = jvms;
+		this.skipped = skipped;
+		this.classPath = classPath;
+		this.archives = archives;
+	}
+
+	/**
+	 * The JVM subjects this machine can run, by id, in {@link #SUBJECTS} order; what it
+	 * cannot run is added to {@code skipped} with the reason.
+	 * @param jdk25 the JDK of the JDK 25 subjects
+	 * @param skipped where to say why a subject is left out
+	 * @return the JVM subjects
+	 */
+	static Map<String, ColdStartJvm> jvms(Path jdk25, List<String> skipped) {
+		Path current = Path.of(System.getProperty("java.home"));
+		Map<String, ColdStartJvm> jvms = new LinkedHashMap<>();
+		jvms.put("a", new ColdStartJvm("a", ColdStartProcesses.RawFabric8.class, current, Archive.NONE));
+		jvms.put("a-boot",
+				new ColdStartJvm("a-boot", ColdStartProcesses.BootThenRawFabric8.class, current, Archive.NONE));
+		jvms.put("b", new ColdStartJvm("b", ColdStartProcesses.Starter.class, current, Archive.NONE));
+		jvms.put("b-cds", new ColdStartJvm("b-cds", ColdStartProcesses.Starter.class, current, Archive.CDS));
+		jvms.put("b-cds-refresh",
+				new ColdStartJvm("b-cds-refresh", ColdStartProcesses.Starter.class, current, Archive.CDS, true));
+		Integer version = ColdStartJvm.featureVersion(jdk25);
+		if (version == null || version < 25) {
+			skipped.add("SKIPPED: a-25, b-25, a-25-aot, b-25-aot, b-25-aot-refresh: no JDK 25 or later at " + jdk25
+					+ " (--jdk25=PATH names one)" + ((version != null) ? "; it is JDK " + version : ""));
+		}
+		else {
+			jvms.put("a-25", new ColdStartJvm("a-25", ColdStartProcesses.RawFabric8.class, jdk25, Archive.NONE));
+			jvms.put("b-25", new ColdStartJvm("b-25", ColdStartProcesses.Starter.class, jdk25, Archive.NONE));
+			jvms.put("a-25-aot",
+					new ColdStartJvm("a-25-aot", ColdStartProcesses.RawFabric8.class, jdk25, Archive.AOT_CACHE));
+			jvms.put("b-25-aot",
+					new ColdStartJvm("b-25-aot", ColdStartProcesses.Starter.class, jdk25, Archive.AOT_CACHE));
+			jvms.put("b-25-aot-refresh", new ColdStartJvm("b-25-aot-refresh", ColdStartProcesses.Starter.class, jdk25,
+					Archive.AOT_CACHE, true));
+		}
+		return jvms;
 	}
 
 	/**
@@ -61,11 +132,18 @@ final class ColdStartBenchmark {
 			}
 			SeedPython seed = SeedPython.install(Path.of("target", "seed-venv").toAbsolutePath());
 			Harness.log("seed (s): %s", seed.status());
+			List<String> skipped = new ArrayList<>();
+			Map<String, ColdStartJvm> jvms = jvms(options.jdk25(), skipped);
+			skipped.forEach((line) -> Harness.log("%s", line));
+			Path archives = options.output().toAbsolutePath().resolve("cold-start");
+			String classPath = ColdStartJvm.jarsOnly(System.getProperty("java.class.path"),
+					archives.resolve("classpath"));
 			Path kubeConfig = Files.createTempFile("bench-kubeconfig", ".yaml");
 			try {
 				Files.writeString(kubeConfig, yaml);
-				String markdown = new ColdStartBenchmark(server, seed, kubeConfig).measure(options.sizes(),
-						server.label());
+				String markdown = new ColdStartBenchmark(server, seed, kubeConfig, jvms, skipped, classPath, archives,
+						options.jvmOptions())
+					.measure(options.sizes(), options.subjects(), server.label());
 				Files.writeString(report, markdown);
 				return markdown;
 			}
@@ -75,8 +153,11 @@ final class ColdStartBenchmark {
 		}
 	}
 
-	private String measure(List<Integer> sizes, String serverLabel) throws Exception {
-		List<String> subjects = SUBJECTS.stream().filter((id) -> !id.equals("s") || this.seed.available()).toList();
+	private String measure(List<Integer> sizes, List<String> only, String serverLabel) throws Exception {
+		List<String> subjects = SUBJECTS.stream()
+			.filter((id) -> only.isEmpty() || only.contains(id))
+			.filter((id) -> id.equals("s") ? this.seed.available() : this.jvms.containsKey(id))
+			.toList();
 		// size -> subject -> metric -> one value per repetition
 		Map<Integer, Map<String, Map<String, List<Double>>>> results = new LinkedHashMap<>();
 		Workload workload = new Workload(this.server, 4);
@@ -88,6 +169,13 @@ final class ColdStartBenchmark {
 		}
 		finally {
 			workload.close();
+		}
+		// the archives, from a training run on the first size, as a build would make them
+		for (String subject : subjects) {
+			ColdStartJvm jvm = this.jvms.get(subject);
+			if (jvm != null && jvm.archive() != Archive.NONE) {
+				train(jvm, sizes.get(0));
+			}
 		}
 		// one discarded launch each: Python's bytecode cache, the OS's file cache
 		for (String subject : subjects) {
@@ -117,12 +205,68 @@ final class ColdStartBenchmark {
 		String namespace = Workload.namespace(size);
 		Instant now = Instant.now();
 		String launchedAt = String.format(Locale.ROOT, "%d.%06d", now.getEpochSecond(), now.getNano() / 1000);
-		List<String> command = switch (subject) {
-			case "s" -> this.seed.command(namespace, size, launchedAt);
-			case "a" -> java(ColdStartProcesses.RawFabric8.class, namespace, size, launchedAt);
-			case "b" -> java(ColdStartProcesses.Starter.class, namespace, size, launchedAt);
-			default -> throw new IllegalArgumentException(subject);
-		};
+		List<String> command;
+		if (subject.equals("s")) {
+			command = this.seed.command(namespace, size, launchedAt);
+		}
+		else {
+			ColdStartJvm jvm = this.jvms.get(subject);
+			command = java(jvm, jvm.launchOptions(archive(jvm)), namespace, size, launchedAt);
+		}
+		Map<String, Double> sample = run(subject, command, size);
+		sample.put("before_informer_ms", sample.get("synced_ms") - sample.getOrDefault("time_to_sync_ms", Double.NaN));
+		return sample;
+	}
+
+	private void train(ColdStartJvm jvm, int size) throws Exception {
+		Path archive = archive(jvm);
+		Files.createDirectories(archive.getParent());
+		Files.deleteIfExists(archive);
+		String namespace = Workload.namespace(size);
+		Instant now = Instant.now();
+		String launchedAt = String.format(Locale.ROOT, "%d.%06d", now.getEpochSecond(), now.getNano() / 1000);
+		List<String> command = java(jvm, jvm.trainingOptions(archive), namespace, size, launchedAt);
+		if (jvm.refreshOnly()) {
+			// as in an image build: no cluster, the context halts after its refresh
+			runToExit(jvm.id() + " training", command, archive.resolveSibling("no-kubeconfig"));
+		}
+		else {
+			run(jvm.id() + " training", command, size);
+		}
+		if (!Files.isRegularFile(archive)) {
+			throw new IllegalStateException("The training run of (" + jvm.id() + ") wrote no " + archive);
+		}
+		Harness.log("cold start: (%s) trained %s, %s: %.1f MiB", jvm.id(),
+				jvm.refreshOnly() ? "on a context refresh without a server" : "on a sync of " + size + " objects",
+				archive, Files.size(archive) / 1048576.0);
+	}
+
+	private void runToExit(String subject, List<String> command, Path kubeConfig) throws Exception {
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		builder.environment().put("KUBECONFIG", kubeConfig.toString());
+		List<String> withoutServer = new ArrayList<>(command);
+		withoutServer
+			.replaceAll((option) -> option.startsWith("-Dkubeconfig=") ? "-Dkubeconfig=" + kubeConfig : option);
+		builder.command(withoutServer);
+		Path output = Files.createTempFile("cold-start", ".log");
+		try {
+			Process process = builder.redirectOutput(output.toFile()).start();
+			if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
+				process.destroyForcibly();
+				throw new IllegalStateException(
+						"(" + subject + ") failed:\n" + Files.readString(output, StandardCharsets.UTF_8));
+			}
+		}
+		finally {
+			Files.deleteIfExists(output);
+		}
+	}
+
+	private Path archive(ColdStartJvm jvm) {
+		return this.archives.resolve(jvm.id() + ((jvm.archive() == Archive.CDS) ? ".jsa" : ".aot"));
+	}
+
+	private Map<String, Double> run(String subject, List<String> command, int size) throws Exception {
 		Path output = Files.createTempFile("cold-start", ".log");
 		try {
 			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
@@ -146,14 +290,26 @@ final class ColdStartBenchmark {
 			return sample;
 		}
 		finally {
-			Files.deleteIfExists(output);
+			if (this.jvmOptions.isEmpty()) {
+				Files.deleteIfExists(output);
+			}
+			else {
+				// profiling: keep what the process printed
+				Path kept = this.archives.resolve("logs")
+					.resolve(String.format(Locale.ROOT, "%03d-%s-%d.log", ++this.launches, subject.replace(' ', '-'),
+							size));
+				Files.createDirectories(kept.getParent());
+				Files.move(output, kept);
+			}
 		}
 	}
 
-	private List<String> java(Class<?> main, String namespace, int size, String launchedAt) {
-		return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dkubeconfig=" + this.kubeConfig, "-cp", System.getProperty("java.class.path"), main.getName(),
-				namespace, Integer.toString(size), launchedAt));
+	private List<String> java(ColdStartJvm jvm, List<String> archiveOptions, String namespace, int size,
+			String launchedAt) {
+		List<String> options = new ArrayList<>(archiveOptions);
+		options.addAll(this.jvmOptions);
+		options.add("-Dkubeconfig=" + this.kubeConfig);
+		return jvm.command(options, this.classPath, List.of(namespace, Integer.toString(size), launchedAt));
 	}
 
 	static Map<String, Double> parse(String output) {
@@ -184,13 +340,22 @@ final class ColdStartBenchmark {
 				"Cold start on %s: a fresh process per repetition, %d repetitions (subject order rotated), "
 						+ "after one discarded launch of each; median [min–max].%n"
 						+ "(s) %s; (a) raw fabric8 %s in a new JVM; (b) the starter in a new JVM "
-						+ "(Spring Boot application, InformerAutoConfiguration, one informer, one no-op listener).%n"
+						+ "(Spring Boot application, InformerAutoConfiguration, one informer, one no-op listener); "
+						+ "(a-boot) the same application without the starter, then (a)'s informer.%n" + "JVMs: %s%n"
+						+ "Archives from one training run each, a sync of %d objects unless *-refresh: (b-cds) JDK 17's dynamic CDS archive "
+						+ "(-XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile -Xshare:on); (*-25-aot) JDK 25's AOT "
+						+ "cache (-XX:AOTCacheOutput, then -XX:AOTCache -XX:AOTMode=on); (*-refresh) trained as Spring "
+						+ "Boot documents it and an image build runs it: -Dspring.context.exit=onRefresh, no server, "
+						+ "so no sync.%n"
 						+ "launch → synced: from just before the process is launched to its informer synced "
-						+ "(for (b): InformerSyncedEvent); informer → synced: from the informer's start "
+						+ "(for (b): InformerSyncedEvent); launch → informer: the part before the informer starts; "
+						+ "informer → synced: from the informer's start "
 						+ "(for (b): InformerSyncedEvent.getTimeToSync()); CPU: the process's CPU time at synced.%n%n",
-				serverLabel, REPETITIONS, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion()));
-		md.append("| size | subject | launch → synced ms | informer → synced ms | process CPU ms |\n");
-		md.append("|---:|---|---:|---:|---:|\n");
+				serverLabel, REPETITIONS, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion(),
+				jvmsDescription(subjects), results.keySet().iterator().next()));
+		md.append("| size | subject | launch → synced ms | launch → informer ms | informer → synced ms "
+				+ "| process CPU ms |\n");
+		md.append("|---:|---|---:|---:|---:|---:|\n");
 		results.forEach((size, bySubject) -> bySubject.forEach((subject, metrics) -> {
 			md.append("| ").append(size).append(" | ").append(subject);
 			for (String metric : METRICS) {
@@ -201,35 +366,44 @@ final class ColdStartBenchmark {
 		md.append("\nRatios paired per repetition, median [min–max]:\n\n");
 		md.append("| size | metric | ratio | median [min–max] | target | verdict |\n");
 		md.append("|---:|---|---|---|---:|---|\n");
-		List<String[]> pairs = new ArrayList<>();
-		if (subjects.contains("s")) {
-			pairs.add(new String[] { "b", "s" });
-			pairs.add(new String[] { "a", "s" });
-		}
-		pairs.add(new String[] { "b", "a" });
+		List<List<String>> pairs = PAIRS.stream().filter(subjects::containsAll).toList();
 		results.forEach((size, bySubject) -> {
 			for (String metric : METRICS) {
-				for (String[] pair : pairs) {
-					List<Double> top = bySubject.get(pair[0]).get(metric);
-					List<Double> bottom = bySubject.get(pair[1]).get(metric);
+				for (List<String> pair : pairs) {
+					List<Double> top = bySubject.get(pair.get(0)).get(metric);
+					List<Double> bottom = bySubject.get(pair.get(1)).get(metric);
 					double[] ratios = new double[top.size()];
 					for (int i = 0; i < ratios.length; i++) {
 						ratios[i] = top.get(i) / bottom.get(i);
 					}
-					String name = pair[0] + "/" + pair[1];
+					String name = pair.get(0) + "/" + pair.get(1);
 					Summary.Stat stat = Summary.stat(size, name, metric, ratios);
 					// the goal: a cold app synced in at most half the seed's time
-					double target = (name.equals("b/s") && metric.equals("synced_ms")) ? 0.5 : Double.NaN;
+					boolean goal = pair.get(0).startsWith("b") && pair.get(1).equals("s") && metric.equals("synced_ms");
+					double target = goal ? 0.5 : Double.NaN;
 					Summary.Ratio ratio = new Summary.Ratio(stat, target);
 					md.append(String.format(Locale.ROOT, "| %d | %s | %s | %s | %s | %s |%n", size, metric, name,
-							Summary.format(stat), Double.isNaN(target) ? "" : "≤ 0.5", ratio.verdict()));
+							Summary.format(stat), goal ? "≤ 0.5" : "", ratio.verdict()));
 				}
 			}
 		});
 		if (!subjects.contains("s")) {
 			md.append("\n").append(this.seed.status()).append('\n');
 		}
+		this.skipped.forEach((line) -> md.append("\n").append(line).append('\n'));
 		return md.toString();
+	}
+
+	private String jvmsDescription(List<String> subjects) {
+		Map<Path, String> versions = new LinkedHashMap<>();
+		for (String subject : subjects) {
+			ColdStartJvm jvm = this.jvms.get(subject);
+			if (jvm != null) {
+				versions.computeIfAbsent(jvm.javaHome(),
+						(home) -> "JDK " + ColdStartJvm.featureVersion(home) + " (" + home + ")");
+			}
+		}
+		return String.join(", ", versions.values()) + "; default heap, the same class path of jars for all.";
 	}
 
 	private static String format(int size, String subject, String metric, List<Double> values) {

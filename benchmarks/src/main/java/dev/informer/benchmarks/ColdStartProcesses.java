@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 
@@ -62,9 +63,13 @@ final class ColdStartProcesses {
 	static final class RawFabric8 {
 
 		public static void main(String[] args) throws Exception {
+			syncAndReport(args[0], args[2]);
+		}
+
+		static void syncAndReport(String namespace, String launchedAt) throws Exception {
 			KubernetesClient client = new KubernetesClientBuilder().build();
 			Instant started = Instant.now();
-			SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(args[0]).runnableInformer(0);
+			SharedIndexInformer<ConfigMap> informer = client.configMaps().inNamespace(namespace).runnableInformer(0);
 			informer.addEventHandler(new ResourceEventHandler<>() {
 
 				@Override
@@ -81,7 +86,34 @@ final class ColdStartProcesses {
 
 			});
 			informer.start().toCompletableFuture().get(10, TimeUnit.MINUTES);
-			report(args[2], started, informer.getStore().list().size());
+			report(launchedAt, started, informer.getStore().list().size());
+		}
+
+	}
+
+	/**
+	 * Spring Boot without the starter, then raw fabric8: the same application context as
+	 * {@link Starter}'s without {@link InformerAutoConfiguration}, and once it is
+	 * refreshed, {@link RawFabric8}'s informer. Against {@link Starter}, what the starter
+	 * itself adds to a Spring Boot application's cold start.
+	 */
+	static final class BootThenRawFabric8 {
+
+		public static void main(String[] args) throws Exception {
+			new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+				.properties("spring.main.banner-mode=off", "spring.main.log-startup-info=false",
+						"logging.level.root=WARN", "spring.jmx.enabled=false")
+				.run();
+			RawFabric8.syncAndReport(args[0], args[2]);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		static class Application {
+
+			@EventListener
+			void on(ApplicationReadyEvent event) {
+			}
+
 		}
 
 	}

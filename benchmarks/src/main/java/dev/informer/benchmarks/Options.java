@@ -2,6 +2,7 @@ package dev.informer.benchmarks;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -28,10 +29,13 @@ import java.util.List;
  * @param output directory for results.json, results.csv and results.png
  * @param subjects the ids of the subjects to run; empty for the default set
  * @param coldStart whether to run only the cold-start benchmark ({@code --cold-start})
+ * @param jdk25 the JDK of the cold-start benchmark's JDK 25 subjects ({@code --jdk25=})
+ * @param jvmOptions options added to every JVM the cold-start benchmark launches, for
+ * profiling ({@code --jvm-option=}, repeatable); with any, each process's output is kept
  */
 record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize, int warmups, int repetitions,
 		int writers, int streamEvents, int latencyEvents, int latencyRate, Duration syncTimeout, boolean jmh,
-		int gcRounds, Path output, List<String> subjects, boolean coldStart) {
+		int gcRounds, Path output, List<String> subjects, boolean coldStart, Path jdk25, List<String> jvmOptions) {
 
 	static Options parse(String... args) {
 		boolean smoke = Arrays.asList(args).contains("--smoke");
@@ -47,6 +51,8 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		Path output = Path.of("target");
 		List<String> subjects = List.of();
 		boolean coldStart = false;
+		Path jdk25 = ColdStartBenchmark.DEFAULT_JDK25;
+		List<String> jvmOptions = new ArrayList<>();
 		for (String arg : args) {
 			String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
 			if (arg.startsWith("--sizes=")) {
@@ -70,6 +76,12 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.startsWith("--output=")) {
 				output = Path.of(value);
 			}
+			else if (arg.startsWith("--jvm-option=")) {
+				jvmOptions.add(value);
+			}
+			else if (arg.startsWith("--jdk25=")) {
+				jdk25 = Path.of(value);
+			}
 			else if (arg.equals("--mock")) {
 				mock = true;
 			}
@@ -82,11 +94,12 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (!arg.equals("--smoke") && !arg.equals("--full")) {
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; use --smoke or --full, "
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
-						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start");
+						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start, --jdk25=PATH, --jvm-option=OPTION");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
-				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart);
+				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart, jdk25,
+				List.copyOf(jvmOptions));
 	}
 
 }

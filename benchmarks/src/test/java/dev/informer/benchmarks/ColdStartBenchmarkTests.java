@@ -1,11 +1,17 @@
 package dev.informer.benchmarks;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.jar.JarFile;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import dev.informer.benchmarks.ColdStartJvm.Archive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,6 +57,43 @@ class ColdStartBenchmarkTests {
 	void aFailedProcessYieldsNoTimes() {
 		assertThat(ColdStartBenchmark.parse("COLD-START error=not-synced added=12\n")).containsOnlyKeys("added");
 		assertThat(ColdStartBenchmark.parse("Traceback (most recent call last):\n")).isEmpty();
+	}
+
+	@Test
+	void withoutAJdk25ItsSubjectsAreSkippedWithTheReason() {
+		List<String> skipped = new ArrayList<>();
+		Map<String, ColdStartJvm> jvms = ColdStartBenchmark.jvms(this.output.resolve("no-jdk"), skipped);
+		assertThat(jvms).containsOnlyKeys("a", "a-boot", "b", "b-cds", "b-cds-refresh");
+		assertThat(skipped).singleElement().asString().contains("no JDK 25").contains("--jdk25=");
+	}
+
+	@Test
+	void aLaunchThatCannotUseItsArchiveFailsInsteadOfMeasuringWithout() {
+		Path archive = this.output.resolve("b.jsa");
+		ColdStartJvm cds = new ColdStartJvm("b-cds", ColdStartProcesses.Starter.class, this.output, Archive.CDS);
+		assertThat(cds.trainingOptions(archive)).containsExactly("-XX:ArchiveClassesAtExit=" + archive);
+		assertThat(cds.launchOptions(archive)).containsExactly("-XX:SharedArchiveFile=" + archive, "-Xshare:on");
+		ColdStartJvm aot = new ColdStartJvm("b-25-aot-refresh", ColdStartProcesses.Starter.class, this.output,
+				Archive.AOT_CACHE, true);
+		assertThat(aot.trainingOptions(archive)).containsExactly("-XX:AOTCacheOutput=" + archive,
+				"-Dspring.context.exit=onRefresh");
+		assertThat(aot.launchOptions(archive)).containsExactly("-XX:AOTCache=" + archive, "-XX:AOTMode=on");
+	}
+
+	@Test
+	void directoriesOnTheClassPathArePackedIntoJars() throws Exception {
+		Path classes = Files.createDirectories(this.output.resolve("classes").resolve("dev"));
+		Files.writeString(classes.resolve("A.class"), "bytes");
+		String classPath = ColdStartJvm.jarsOnly(classes.getParent() + File.pathSeparator + "/libs/x.jar",
+				this.output.resolve("jars"));
+		String[] entries = classPath.split(File.pathSeparator);
+		assertThat(entries).hasSize(2);
+		assertThat(entries[0]).endsWith(".jar");
+		assertThat(entries[1]).isEqualTo("/libs/x.jar");
+		try (JarFile jar = new JarFile(entries[0])) {
+			assertThat(jar.getEntry("dev/")).isNotNull();
+			assertThat(new String(jar.getInputStream(jar.getEntry("dev/A.class")).readAllBytes())).isEqualTo("bytes");
+		}
 	}
 
 }
