@@ -35,7 +35,8 @@ final class ColdStartBenchmark {
 	private static final List<String> SUBJECTS = List.of("s", "a", "a-boot", "b", "b-cds", "b-cds-refresh", "a-25",
 			"b-25", "a-25-aot", "b-25-aot", "b-25-aot-refresh");
 
-	private static final List<String> METRICS = List.of("synced_ms", "before_informer_ms", "time_to_sync_ms", "cpu_ms");
+	private static final List<String> METRICS = List.of("synced_ms", "before_informer_ms", "time_to_sync_ms", "cpu_ms",
+			"threads", "classes");
 
 	/** Ratios reported, numerator and denominator, when both subjects ran. */
 	private static final List<List<String>> PAIRS = List.of(List.of("b", "s"), List.of("a", "s"),
@@ -350,12 +351,13 @@ final class ColdStartBenchmark {
 						+ "launch → synced: from just before the process is launched to its informer synced "
 						+ "(for (b): InformerSyncedEvent); launch → informer: the part before the informer starts; "
 						+ "informer → synced: from the informer's start "
-						+ "(for (b): InformerSyncedEvent.getTimeToSync()); CPU: the process's CPU time at synced.%n%n",
+						+ "(for (b): InformerSyncedEvent.getTimeToSync()); CPU: the process's CPU time at synced; "
+						+ "threads: the JVM's peak live threads; classes: classes loaded, at synced.%n%n",
 				serverLabel, REPETITIONS, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion(),
 				jvmsDescription(subjects), results.keySet().iterator().next()));
 		md.append("| size | subject | launch → synced ms | launch → informer ms | informer → synced ms "
-				+ "| process CPU ms |\n");
-		md.append("|---:|---|---:|---:|---:|---:|\n");
+				+ "| process CPU ms | peak threads | classes loaded |\n");
+		md.append("|---:|---|---:|---:|---:|---:|---:|---:|\n");
 		results.forEach((size, bySubject) -> bySubject.forEach((subject, metrics) -> {
 			md.append("| ").append(size).append(" | ").append(subject);
 			for (String metric : METRICS) {

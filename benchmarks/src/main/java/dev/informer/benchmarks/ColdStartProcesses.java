@@ -49,9 +49,11 @@ final class ColdStartProcesses {
 			.getProcessCpuTime();
 		System.out.printf(Locale.ROOT,
 				PREFIX + "launched=%.6f jvm_started=%.3f informer_started=%.6f synced=%.6f synced_ms=%.1f "
-						+ "time_to_sync_ms=%.1f cpu_ms=%.1f cached=%d%n",
+						+ "time_to_sync_ms=%.1f cpu_ms=%.1f threads=%d classes=%d cached=%d%n",
 				launched, ManagementFactory.getRuntimeMXBean().getStartTime() / 1e3, started, synced,
-				(synced - launched) * 1000, (synced - started) * 1000, cpu / 1e6, cached);
+				(synced - launched) * 1000, (synced - started) * 1000, cpu / 1e6,
+				ManagementFactory.getThreadMXBean().getPeakThreadCount(),
+				ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount(), cached);
 		System.out.flush();
 		Runtime.getRuntime().halt(0);
 	}
