@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerRegistry;
+import dev.informer.runtime.CompiledConditionEventListenerFactory;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
@@ -72,6 +73,16 @@ public final class InformerAutoConfiguration {
 		KubernetesClientBuilder builder = new KubernetesClientBuilder();
 		connectionDetails.ifAvailable((details) -> builder.withConfig(details.getConfig()));
 		return builder.build();
+	}
+
+	/**
+	 * Static: Spring collects event listener factories before it creates other beans.
+	 * Reads its switch as a condition for the same reason.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "informer.events.compile-conditions", matchIfMissing = true)
+	static CompiledConditionEventListenerFactory informerEventListenerFactory() {
+		return new CompiledConditionEventListenerFactory();
 	}
 
 	@Bean
