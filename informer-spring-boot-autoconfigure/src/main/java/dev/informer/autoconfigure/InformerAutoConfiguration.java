@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerRegistry;
-import dev.informer.runtime.CompiledConditionEventListenerFactory;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
+import dev.informer.runtime.InformerEventListenerFactory;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.RecoveryOptions;
@@ -75,14 +75,12 @@ public final class InformerAutoConfiguration {
 		return builder.build();
 	}
 
-	/**
-	 * Static: Spring collects event listener factories before it creates other beans.
-	 * Reads its switch as a condition for the same reason.
-	 */
+	// static, and switched by a condition rather than the bound properties: Spring
+	// collects event listener factories before it creates other beans
 	@Bean
 	@ConditionalOnBooleanProperty(name = "informer.events.compile-conditions", matchIfMissing = true)
-	static CompiledConditionEventListenerFactory informerEventListenerFactory() {
-		return new CompiledConditionEventListenerFactory();
+	static InformerEventListenerFactory informerEventListenerFactory() {
+		return new InformerEventListenerFactory();
 	}
 
 	@Bean

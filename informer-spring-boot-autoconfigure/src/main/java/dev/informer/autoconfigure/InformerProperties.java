@@ -187,10 +187,11 @@ public class InformerProperties implements InitializingBean {
 	public static class Events {
 
 		/**
-		 * Whether the SpEL condition of an @EventListener method that only listens to
-		 * informer events is compiled to bytecode after its first evaluations (as
-		 * spring.expression.compiler.mode=mixed would, but for these conditions only).
-		 * When false, Spring evaluates them interpreted.
+		 * Whether the starter invokes @EventListener methods that only listen to informer
+		 * events itself: their SpEL condition is compiled to bytecode after its first
+		 * evaluations (as spring.expression.compiler.mode=mixed would, but for these
+		 * conditions only) and a singleton bean is looked up once. When false, Spring's
+		 * adapter interprets the condition and looks the bean up for every event.
 		 */
 		private boolean compileConditions = true;
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -28,7 +29,7 @@ import org.springframework.transaction.event.TransactionalEventListenerFactory;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
-import dev.informer.runtime.CompiledConditionListenerMethodAdapter;
+import dev.informer.runtime.InformerListenerMethodAdapter;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.test.ConditionProbe;
 import dev.informer.test.TestResources;
@@ -36,9 +37,9 @@ import dev.informer.test.TestResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code condition} of listeners to informer events, compiled by the starter: the
- * same listeners see the same events as with Spring's interpreted conditions
- * ({@code informer.events.compile-conditions=false}), and other listeners and the
+ * Listeners of informer events, invoked by the starter's adapter: with their
+ * {@code condition} compiled they see the same events as with Spring's adapter
+ * ({@code informer.events.compile-conditions=false}); other listeners and the
  * application's SpEL compiler mode are left to Spring.
  */
 class EventListenerConditionTests {
@@ -64,23 +65,23 @@ class EventListenerConditionTests {
 			}
 			assertThat(context.getBean(ConditionalListeners.class).calls).containsExactlyInAnyOrder("eventVariable:a",
 					"rootEvent:a", "rootArgs:a", "p0:a", "a0:a", "parameterName:a", "beanReference:a", "stringTrue:a",
-					"generic:cm-a", "noParameter");
+					"generic:cm-a", "noParameter", "unconditional:a", "unconditional:b");
 		});
 	}
 
 	@Test
-	void informerListenersWithAConditionGetTheCompilingAdapter() {
+	void informerListenersGetTheStartersAdapter() {
 		this.runner.run((context) -> {
-			assertThat(adapterOf(context, "eventVariable")).isInstanceOf(CompiledConditionListenerMethodAdapter.class);
-			assertThat(adapterOf(context, "generic")).isInstanceOf(CompiledConditionListenerMethodAdapter.class);
-			assertThat(adapterOf(context, "noParameter")).isInstanceOf(CompiledConditionListenerMethodAdapter.class);
+			assertThat(adapterOf(context, "unconditional")).isInstanceOf(InformerListenerMethodAdapter.class);
+			assertThat(adapterOf(context, "eventVariable")).isInstanceOf(InformerListenerMethodAdapter.class);
+			assertThat(adapterOf(context, "generic")).isInstanceOf(InformerListenerMethodAdapter.class);
+			assertThat(adapterOf(context, "noParameter")).isInstanceOf(InformerListenerMethodAdapter.class);
 		});
 	}
 
 	@Test
 	void otherListenersStayWithSpring() {
 		this.runner.run((context) -> {
-			assertThat(adapterOf(context, "unconditional")).isExactlyInstanceOf(ApplicationListenerMethodAdapter.class);
 			assertThat(adapterOf(context, "otherEvent")).isExactlyInstanceOf(ApplicationListenerMethodAdapter.class);
 			assertThat(adapterOf(context, "informerOrOtherEvent"))
 				.isExactlyInstanceOf(ApplicationListenerMethodAdapter.class);
@@ -95,6 +96,22 @@ class EventListenerConditionTests {
 			assertThat(adapterOf(context, "eventVariable")).isExactlyInstanceOf(ApplicationListenerMethodAdapter.class);
 			assertThat(adapterOf(context, "generic")).isExactlyInstanceOf(ApplicationListenerMethodAdapter.class);
 		});
+	}
+
+	@Test
+	void onlyASingletonIsLookedUpOnce() {
+		Instances instances = new Instances();
+		this.runner
+			.withBean(PrototypeListener.class, () -> new PrototypeListener(instances),
+					(definition) -> definition.setScope(BeanDefinition.SCOPE_PROTOTYPE))
+			.run((context) -> {
+				InformerEventPublisher publisher = publisherOf(context);
+				for (int i = 0; i < 3; i++) {
+					publisher.publish(new InformerSyncedEvent("a", 1, Duration.ZERO));
+				}
+				assertThat(instances.seen).hasSize(3).doesNotHaveDuplicates();
+				assertThat(context.getBean(ConditionalListeners.class).calls).contains("p0:a");
+			});
 	}
 
 	@Test
@@ -149,6 +166,27 @@ class EventListenerConditionTests {
 
 		public boolean contains(String name) {
 			return this.names.contains(name);
+		}
+
+	}
+
+	static class Instances {
+
+		final List<Object> seen = new CopyOnWriteArrayList<>();
+
+	}
+
+	static class PrototypeListener {
+
+		private final Instances instances;
+
+		PrototypeListener(Instances instances) {
+			this.instances = instances;
+		}
+
+		@EventListener(condition = "#p0.informerName == 'a'")
+		void on(InformerSyncedEvent synced) {
+			this.instances.seen.add(this);
 		}
 
 	}
@@ -229,6 +267,7 @@ class EventListenerConditionTests {
 
 		@EventListener
 		void unconditional(InformerSyncedEvent synced) {
+			this.calls.add("unconditional:" + synced.getInformerName());
 		}
 
 		@EventListener(condition = "T(dev.informer.test.ConditionProbe).record('other', true)")

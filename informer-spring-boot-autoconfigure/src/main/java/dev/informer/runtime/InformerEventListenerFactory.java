@@ -17,7 +17,6 @@ import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.Assert;
-import org.springframework.util.StringUtils;
 
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.event.InformerNamespaceChangedEvent;
@@ -27,18 +26,18 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 
 /**
- * Creates a {@link CompiledConditionListenerMethodAdapter} for every
- * {@code @EventListener} method that only listens to informer events and has a
- * {@code condition}: informers publish often, and an interpreted condition costs more
- * than the rest of the delivery. Other listener methods are left to Spring's factories,
- * and the application's SpEL compiler mode is left alone.
+ * Creates an {@link InformerListenerMethodAdapter} for every {@code @EventListener}
+ * method that only listens to informer events: informers publish often, and Spring's
+ * adapter interprets a {@code condition} and looks the bean up again for every event.
+ * Other listener methods are left to Spring's factories, and the application's SpEL
+ * compiler mode is left alone.
  * <p>
  * Only methods annotated with {@code @EventListener} itself are supported: a composed
  * annotation such as {@code @TransactionalEventListener} belongs to the factory of its
  * library. Ordered after Spring's {@code TransactionalEventListenerFactory} (50) and
  * before the {@code DefaultEventListenerFactory}.
  */
-public class CompiledConditionEventListenerFactory
+public class InformerEventListenerFactory
 		implements EventListenerFactory, Ordered, BeanFactoryAware, BeanClassLoaderAware {
 
 	/**
@@ -73,8 +72,7 @@ public class CompiledConditionEventListenerFactory
 	public boolean supportsMethod(Method method) {
 		MergedAnnotation<EventListener> listener = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY)
 			.get(EventListener.class);
-		if (!listener.isDirectlyPresent() || KotlinDetector.isSuspendingFunction(method)
-				|| !StringUtils.hasText(listener.getString("condition"))) {
+		if (!listener.isDirectlyPresent() || KotlinDetector.isSuspendingFunction(method)) {
 			return false;
 		}
 		Class<?>[] eventTypes = listener.getClassArray("classes");
@@ -104,7 +102,7 @@ public class CompiledConditionEventListenerFactory
 	@Override
 	public ApplicationListener<?> createApplicationListener(String beanName, Class<?> type, Method method) {
 		Assert.state(this.beanFactory != null, "No BeanFactory set");
-		return new CompiledConditionListenerMethodAdapter(beanName, type, method, this.beanFactory, this.classLoader);
+		return new InformerListenerMethodAdapter(beanName, type, method, this.beanFactory, this.classLoader);
 	}
 
 }
