@@ -90,7 +90,7 @@ public class InformerEventListenerFactory
 		return true;
 	}
 
-	private static boolean isInformerEvent(Class<?> eventType) {
+	static boolean isInformerEvent(Class<?> eventType) {
 		for (Class<?> informerEvent : INFORMER_EVENTS) {
 			if (informerEvent.isAssignableFrom(eventType)) {
 				return true;
