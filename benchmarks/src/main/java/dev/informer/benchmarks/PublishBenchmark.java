@@ -18,12 +18,14 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.event.EventListener;
 
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.InformerEventListenerFactory;
 import dev.informer.runtime.InformerEventPublisher;
 
 /**
  * The starter's publish path alone, as a fabric8 update callback runs it: build the
  * {@link ResourceUpdatedEvent}, find its listeners, invoke the one no-op
- * {@code @EventListener} of an application context, with or without a SpEL condition.
+ * {@code @EventListener} of an application context, with or without a SpEL condition,
+ * with or without the starter's compiled conditions.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -32,6 +34,14 @@ public class PublishBenchmark {
 
 	@Param({ "none", "spel" })
 	public String condition;
+
+	/**
+	 * Whether the starter's listener factory is registered, as
+	 * {@code informer.events.compile-conditions} (default true) does; false is Spring's
+	 * adapter alone.
+	 */
+	@Param({ "true", "false" })
+	public boolean compileConditions;
 
 	private AnnotationConfigApplicationContext context;
 
@@ -43,8 +53,12 @@ public class PublishBenchmark {
 
 	@Setup(Level.Trial)
 	public void setUp() {
-		this.context = new AnnotationConfigApplicationContext(
-				"spel".equals(this.condition) ? ConditionalListener.class : PlainListener.class);
+		this.context = new AnnotationConfigApplicationContext();
+		if (this.compileConditions) {
+			this.context.registerBean(InformerEventListenerFactory.class);
+		}
+		this.context.register("spel".equals(this.condition) ? ConditionalListener.class : PlainListener.class);
+		this.context.refresh();
 		this.publisher = new InformerEventPublisher();
 		this.publisher.addListenersOf(this.context);
 		this.oldResource = Workload.configMap("default", "cm-000001");

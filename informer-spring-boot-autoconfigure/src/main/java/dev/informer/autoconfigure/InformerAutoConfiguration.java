@@ -17,6 +17,7 @@ import dev.informer.InformerRegistry;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
+import dev.informer.runtime.InformerEventListenerFactory;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.RecoveryOptions;
@@ -77,6 +78,14 @@ public final class InformerAutoConfiguration {
 		KubernetesClientBuilder builder = new KubernetesClientBuilder();
 		connectionDetails.ifAvailable((details) -> builder.withConfig(details.getConfig()));
 		return builder.build();
+	}
+
+	// static, and switched by a condition rather than the bound properties: Spring
+	// collects event listener factories before it creates other beans
+	@Bean
+	@ConditionalOnBooleanProperty(name = "informer.events.compile-conditions", matchIfMissing = true)
+	static InformerEventListenerFactory informerEventListenerFactory() {
+		return new InformerEventListenerFactory();
 	}
 
 	@Bean

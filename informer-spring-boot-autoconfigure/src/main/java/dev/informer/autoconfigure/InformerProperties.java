@@ -70,6 +70,8 @@ public class InformerProperties implements InitializingBean {
 
 	private final Delivery delivery = new Delivery();
 
+	private final Events events = new Events();
+
 	/**
 	 * Informers by name. The name is used in events, health, metrics and the actuator
 	 * endpoint.
@@ -132,6 +134,10 @@ public class InformerProperties implements InitializingBean {
 		return this.delivery;
 	}
 
+	public Events getEvents() {
+		return this.events;
+	}
+
 	public Map<String, Resource> getResources() {
 		return this.resources;
 	}
@@ -173,6 +179,30 @@ public class InformerProperties implements InitializingBean {
 
 	private static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
 		return new InvalidConfigurationPropertyValueException(property, value, reason);
+	}
+
+	/**
+	 * How informer events reach the application's listeners.
+	 */
+	public static class Events {
+
+		/**
+		 * Whether the starter invokes @EventListener methods that only listen to informer
+		 * events itself: their SpEL condition is compiled to bytecode after its first
+		 * evaluations (as spring.expression.compiler.mode=mixed would, but for these
+		 * conditions only) and a singleton bean is looked up once. When false, Spring's
+		 * adapter interprets the condition and looks the bean up for every event.
+		 */
+		private boolean compileConditions = true;
+
+		public boolean isCompileConditions() {
+			return this.compileConditions;
+		}
+
+		public void setCompileConditions(boolean compileConditions) {
+			this.compileConditions = compileConditions;
+		}
+
 	}
 
 	/**
