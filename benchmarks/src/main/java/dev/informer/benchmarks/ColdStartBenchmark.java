@@ -32,18 +32,28 @@ final class ColdStartBenchmark {
 	/** Where the JDK 25 subjects' JDK is looked for unless {@code --jdk25=} says. */
 	static final Path DEFAULT_JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
 
-	private static final List<String> SUBJECTS = List.of("s", "a", "a-boot", "b", "b-cds", "b-cds-refresh", "a-25",
-			"b-25", "a-25-aot", "b-25-aot", "b-25-aot-refresh");
+	private static final List<String> SUBJECTS = List.of("s", "a", "a-boot", "b", "b-meta", "c", "b-cds",
+			"b-cds-refresh", "a-25", "b-25", "a-25-aot", "b-25-aot", "b-25-aot-refresh");
 
 	private static final List<String> METRICS = List.of("synced_ms", "before_informer_ms", "time_to_sync_ms", "cpu_ms",
-			"threads", "classes");
+			"warm_sync_ms", "warm_cpu_ms", "threads", "classes");
+
+	/** The subjects that sync again, warm, in the process of each measured launch. */
+	private static final List<String> WARM = List.of("s", "a", "a-boot", "b");
+
+	/**
+	 * Warm syncs after the cold one, in each measured launch of a {@link #WARM} subject.
+	 */
+	static final int WARM_SYNCS = 3;
 
 	/** Ratios reported, numerator and denominator, when both subjects ran. */
 	private static final List<List<String>> PAIRS = List.of(List.of("b", "s"), List.of("a", "s"),
-			List.of("a-boot", "s"), List.of("b-cds", "s"), List.of("b-cds-refresh", "s"), List.of("b-25", "s"),
-			List.of("b-25-aot", "s"), List.of("b-25-aot-refresh", "s"), List.of("a-25-aot", "s"), List.of("b", "a"),
-			List.of("a-boot", "a"), List.of("b", "a-boot"), List.of("b-25", "a-25"), List.of("b-25-aot", "a-25-aot"),
-			List.of("b-cds", "b"), List.of("b-cds-refresh", "b"), List.of("b-25", "b"), List.of("b-25-aot", "b"),
+			List.of("a-boot", "s"), List.of("b-meta", "s"), List.of("c", "s"), List.of("b-cds", "s"),
+			List.of("b-cds-refresh", "s"), List.of("b-25", "s"), List.of("b-25-aot", "s"),
+			List.of("b-25-aot-refresh", "s"), List.of("a-25-aot", "s"), List.of("b", "a"), List.of("a-boot", "a"),
+			List.of("b", "a-boot"), List.of("b-meta", "a"), List.of("c", "a"), List.of("c", "b"),
+			List.of("b-25", "a-25"), List.of("b-25-aot", "a-25-aot"), List.of("b-cds", "b"),
+			List.of("b-cds-refresh", "b"), List.of("b-25", "b"), List.of("b-25-aot", "b"),
 			List.of("b-25-aot-refresh", "b"));
 
 	private final ApiServer server;
@@ -90,6 +100,9 @@ final class ColdStartBenchmark {
 		jvms.put("a-boot",
 				new ColdStartJvm("a-boot", ColdStartProcesses.BootThenRawFabric8.class, current, Archive.NONE));
 		jvms.put("b", new ColdStartJvm("b", ColdStartProcesses.Starter.class, current, Archive.NONE));
+		jvms.put("b-meta", new ColdStartJvm("b-meta", ColdStartProcesses.Starter.class, current, Archive.NONE, false,
+				List.of("-Dinformer.resources.configmaps.cache=metadata")));
+		jvms.put("c", new ColdStartJvm("c", ColdStartProcesses.Full.class, current, Archive.NONE));
 		jvms.put("b-cds", new ColdStartJvm("b-cds", ColdStartProcesses.Starter.class, current, Archive.CDS));
 		jvms.put("b-cds-refresh",
 				new ColdStartJvm("b-cds-refresh", ColdStartProcesses.Starter.class, current, Archive.CDS, true));
@@ -180,7 +193,7 @@ final class ColdStartBenchmark {
 		}
 		// one discarded launch each: Python's bytecode cache, the OS's file cache
 		for (String subject : subjects) {
-			launch(subject, sizes.get(0));
+			launch(subject, sizes.get(0), 0);
 		}
 		for (int size : sizes) {
 			Map<String, Map<String, List<Double>>> bySubject = new LinkedHashMap<>();
@@ -188,7 +201,7 @@ final class ColdStartBenchmark {
 				for (int i = 0; i < subjects.size(); i++) {
 					// rotated every repetition, so that no subject always follows another
 					String subject = subjects.get((i + repetition) % subjects.size());
-					Map<String, Double> sample = launch(subject, size);
+					Map<String, Double> sample = launch(subject, size, WARM.contains(subject) ? WARM_SYNCS : 0);
 					Harness.log("cold start %d #%d (%s): %s", size, repetition, subject, sample);
 					Map<String, List<Double>> metrics = bySubject.computeIfAbsent(subject, (key) -> new HashMap<>());
 					for (String metric : METRICS) {
@@ -202,7 +215,7 @@ final class ColdStartBenchmark {
 		return table(results, subjects, serverLabel);
 	}
 
-	private Map<String, Double> launch(String subject, int size) throws Exception {
+	private Map<String, Double> launch(String subject, int size, int warmSyncs) throws Exception {
 		String namespace = Workload.namespace(size);
 		Instant now = Instant.now();
 		String launchedAt = String.format(Locale.ROOT, "%d.%06d", now.getEpochSecond(), now.getNano() / 1000);
@@ -214,6 +227,7 @@ final class ColdStartBenchmark {
 			ColdStartJvm jvm = this.jvms.get(subject);
 			command = java(jvm, jvm.launchOptions(archive(jvm)), namespace, size, launchedAt);
 		}
+		command.add(Integer.toString(warmSyncs));
 		Map<String, Double> sample = run(subject, command, size);
 		sample.put("before_informer_ms", sample.get("synced_ms") - sample.getOrDefault("time_to_sync_ms", Double.NaN));
 		return sample;
@@ -318,20 +332,38 @@ final class ColdStartBenchmark {
 		output.lines()
 			.filter((line) -> line.startsWith(ColdStartProcesses.PREFIX))
 			.reduce((first, second) -> second)
-			.ifPresent((line) -> {
-				for (String pair : line.substring(ColdStartProcesses.PREFIX.length()).trim().split("\\s+")) {
-					int eq = pair.indexOf('=');
-					if (eq > 0) {
-						try {
-							values.put(pair.substring(0, eq), Double.valueOf(pair.substring(eq + 1)));
-						}
-						catch (NumberFormatException ex) {
-							// not a number (an error message): leave it out
-						}
-					}
-				}
-			});
+			.ifPresent((line) -> values.putAll(pairs(line.substring(ColdStartProcesses.PREFIX.length()))));
+		// warm: the median of the syncs after the first in the same process
+		List<Map<String, Double>> warm = output.lines()
+			.filter((line) -> line.startsWith(ColdStartProcesses.WARM_PREFIX))
+			.map((line) -> pairs(line.substring(ColdStartProcesses.WARM_PREFIX.length())))
+			.toList();
+		if (!warm.isEmpty()) {
+			values.put("warm_sync_ms", median(warm, "time_to_sync_ms"));
+			values.put("warm_cpu_ms", median(warm, "cpu_ms"));
+		}
 		return values;
+	}
+
+	private static Map<String, Double> pairs(String text) {
+		Map<String, Double> values = new LinkedHashMap<>();
+		for (String pair : text.trim().split("\\s+")) {
+			int eq = pair.indexOf('=');
+			if (eq > 0) {
+				try {
+					values.put(pair.substring(0, eq), Double.valueOf(pair.substring(eq + 1)));
+				}
+				catch (NumberFormatException ex) {
+					// not a number (an error message): leave it out
+				}
+			}
+		}
+		return values;
+	}
+
+	private static double median(List<Map<String, Double>> samples, String metric) {
+		double[] values = samples.stream().mapToDouble((sample) -> sample.getOrDefault(metric, Double.NaN)).toArray();
+		return Summary.stat(0, "", metric, values).median();
 	}
 
 	private String table(Map<Integer, Map<String, Map<String, List<Double>>>> results, List<String> subjects,
@@ -342,7 +374,10 @@ final class ColdStartBenchmark {
 						+ "after one discarded launch of each; median [min–max].%n"
 						+ "(s) %s; (a) raw fabric8 %s in a new JVM; (b) the starter in a new JVM "
 						+ "(Spring Boot application, InformerAutoConfiguration, one informer, one no-op listener); "
-						+ "(a-boot) the same application without the starter, then (a)'s informer.%n" + "JVMs: %s%n"
+						+ "(a-boot) the same application without the starter, then (a)'s informer; (b-meta) (b) with "
+						+ "cache: metadata; (c) the starter with health, Micrometer + Prometheus, the endpoint and ten "
+						+ "listeners, four with SpEL conditions (every auto-configuration of the classpath).%n"
+						+ "JVMs: %s%n"
 						+ "Archives from one training run each, a sync of %d objects unless *-refresh: (b-cds) JDK 17's dynamic CDS archive "
 						+ "(-XX:ArchiveClassesAtExit, then -XX:SharedArchiveFile -Xshare:on); (*-25-aot) JDK 25's AOT "
 						+ "cache (-XX:AOTCacheOutput, then -XX:AOTCache -XX:AOTMode=on); (*-refresh) trained as Spring "
@@ -352,12 +387,14 @@ final class ColdStartBenchmark {
 						+ "(for (b): InformerSyncedEvent); launch → informer: the part before the informer starts; "
 						+ "informer → synced: from the informer's start "
 						+ "(for (b): InformerSyncedEvent.getTimeToSync()); CPU: the process's CPU time at synced; "
-						+ "threads: the JVM's peak live threads; classes: classes loaded, at synced.%n%n",
+						+ "warm: the median of " + WARM_SYNCS + " more informers started one after another in the same "
+						+ "process (for (b): each in a new context) after the cold one, and their CPU from informer start "
+						+ "to synced; threads: the JVM's peak live threads; classes: classes loaded, at the cold sync.%n%n",
 				serverLabel, REPETITIONS, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion(),
 				jvmsDescription(subjects), results.keySet().iterator().next()));
 		md.append("| size | subject | launch → synced ms | launch → informer ms | informer → synced ms "
-				+ "| process CPU ms | peak threads | classes loaded |\n");
-		md.append("|---:|---|---:|---:|---:|---:|---:|---:|\n");
+				+ "| process CPU ms | warm: informer → synced ms | warm: sync CPU ms | peak threads | classes loaded |\n");
+		md.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		results.forEach((size, bySubject) -> bySubject.forEach((subject, metrics) -> {
 			md.append("| ").append(size).append(" | ").append(subject);
 			for (String metric : METRICS) {

@@ -30,8 +30,15 @@ import org.jspecify.annotations.Nullable;
  * @param refreshOnly whether the training run only refreshes the application context
  * ({@code -Dspring.context.exit=onRefresh}, Spring Boot's documented training run and
  * what an image build does, without a cluster) instead of syncing its informer
+ * @param options JVM options of every launch, such as system properties that configure
+ * the application
  */
-record ColdStartJvm(String id, Class<?> main, Path javaHome, Archive archive, boolean refreshOnly) {
+record ColdStartJvm(String id, Class<?> main, Path javaHome, Archive archive, boolean refreshOnly,
+		List<String> options) {
+
+	ColdStartJvm(String id, Class<?> main, Path javaHome, Archive archive, boolean refreshOnly) {
+		this(id, main, javaHome, archive, refreshOnly, List.of());
+	}
 
 	ColdStartJvm(String id, Class<?> main, Path javaHome, Archive archive) {
 		this(id, main, javaHome, archive, false);
@@ -98,6 +105,7 @@ record ColdStartJvm(String id, Class<?> main, Path javaHome, Archive archive, bo
 	List<String> command(List<String> options, String classPath, List<String> arguments) {
 		List<String> command = new ArrayList<>();
 		command.add(this.javaHome.resolve("bin").resolve("java").toString());
+		command.addAll(this.options);
 		command.addAll(options);
 		command.add("-cp");
 		command.add(classPath);

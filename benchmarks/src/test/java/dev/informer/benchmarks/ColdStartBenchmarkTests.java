@@ -54,6 +54,20 @@ class ColdStartBenchmarkTests {
 	}
 
 	@Test
+	void warmSyncsAfterTheColdOneGiveTheirMedians() {
+		Map<String, Double> sample = ColdStartBenchmark.parse("""
+				COLD-START synced_ms=3000.0 time_to_sync_ms=1500.0 cpu_ms=4000.0 cached=10
+				COLD-START-WARM time_to_sync_ms=400.0 cpu_ms=300.0 cached=10
+				COLD-START-WARM time_to_sync_ms=200.0 cpu_ms=500.0 cached=10
+				COLD-START-WARM time_to_sync_ms=300.0 cpu_ms=100.0 cached=10
+				""");
+		assertThat(sample).containsEntry("time_to_sync_ms", 1500.0)
+			.containsEntry("warm_sync_ms", 300.0)
+			.containsEntry("warm_cpu_ms", 300.0);
+		assertThat(ColdStartBenchmark.parse("COLD-START synced_ms=1.0 cached=1\n")).doesNotContainKey("warm_sync_ms");
+	}
+
+	@Test
 	void aFailedProcessYieldsNoTimes() {
 		assertThat(ColdStartBenchmark.parse("COLD-START error=not-synced added=12\n")).containsOnlyKeys("added");
 		assertThat(ColdStartBenchmark.parse("Traceback (most recent call last):\n")).isEmpty();
@@ -63,7 +77,7 @@ class ColdStartBenchmarkTests {
 	void withoutAJdk25ItsSubjectsAreSkippedWithTheReason() {
 		List<String> skipped = new ArrayList<>();
 		Map<String, ColdStartJvm> jvms = ColdStartBenchmark.jvms(this.output.resolve("no-jdk"), skipped);
-		assertThat(jvms).containsOnlyKeys("a", "a-boot", "b", "b-cds", "b-cds-refresh");
+		assertThat(jvms).containsOnlyKeys("a", "a-boot", "b", "b-meta", "c", "b-cds", "b-cds-refresh");
 		assertThat(skipped).singleElement().asString().contains("no JDK 25").contains("--jdk25=");
 	}
 
