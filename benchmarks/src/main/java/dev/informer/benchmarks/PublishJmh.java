@@ -57,8 +57,12 @@ final class PublishJmh {
 			var primary = result.getPrimaryResult();
 			var statistics = primary.getStatistics();
 			double error = Double.isNaN(primary.getScoreError()) ? 0 : primary.getScoreError();
-			scores.add(new Score(result.getParams().getParam("condition"), primary.getScore(), error,
-					statistics.getMin(), statistics.getMax()));
+			// which adapter: the starter's (informer.events.compile-conditions, the
+			// default) or Spring's own
+			String adapter = Boolean.parseBoolean(result.getParams().getParam("compileConditions"))
+					? "starter's adapter" : "Spring's adapter";
+			scores.add(new Score(result.getParams().getParam("condition") + " (" + adapter + ")", primary.getScore(),
+					error, statistics.getMin(), statistics.getMax()));
 		}
 		return scores;
 	}

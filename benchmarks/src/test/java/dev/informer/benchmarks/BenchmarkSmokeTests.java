@@ -35,8 +35,10 @@ class BenchmarkSmokeTests {
 			.contains("b/a")
 			.contains("c/a")
 			.contains("a/d")
-			.contains("| none |")
-			.contains("| spel |");
+			.contains("| none (starter's adapter) |")
+			.contains("| spel (starter's adapter) |")
+			.contains("| none (Spring's adapter) |")
+			.contains("| spel (Spring's adapter) |");
 		for (String file : new String[] { "results.json", "results.csv", "results.md" }) {
 			assertThat(this.output.resolve(file)).isNotEmptyFile();
 		}
