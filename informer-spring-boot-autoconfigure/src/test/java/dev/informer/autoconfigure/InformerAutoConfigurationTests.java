@@ -7,7 +7,6 @@ import java.util.Map;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +65,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void withoutDeclarationsNoInformerRunsAndNoServerIsAsked() {
-		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient).run((context) -> {
+		InformerContexts.runner(InformerContexts::unreachableClient).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(DefaultInformerRegistry.class).names()).isEmpty();
 		});
@@ -302,7 +301,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void unreachableApiServerNamesTheUrlAndTheConfigSource() {
-		InformerContexts.runner(InformerAutoConfigurationTests::unreachableClient)
+		InformerContexts.runner(InformerContexts::unreachableClient)
 			.withPropertyValues(configMap("any"))
 			.run((context) -> {
 				FailureAnalysis analysis = startupFailure(context);
@@ -315,7 +314,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void unreachableApiServerFromConnectionDetailsNamesThem() {
-		KubernetesConnectionDetails details = () -> unreachableClient().getConfiguration();
+		KubernetesConnectionDetails details = () -> InformerContexts.unreachableClient().getConfiguration();
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesConnectionDetails.class, () -> details)
 			.withPropertyValues(configMap("any"))
@@ -447,15 +446,6 @@ class InformerAutoConfigurationTests {
 		assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
 		assertThat(analysis.getCause()).isInstanceOf(InformerStartupException.class);
 		return analysis;
-	}
-
-	private static KubernetesClient unreachableClient() {
-		return new KubernetesClientBuilder()
-			.withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
-				.withRequestRetryBackoffLimit(0)
-				.withConnectionTimeout(1000)
-				.build())
-			.build();
 	}
 
 	private static String[] configMap(String namespace) {

@@ -3,9 +3,6 @@ package dev.informer.autoconfigure;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +34,7 @@ class TrainingRunTests {
 			"informer.resources.namespaces.api-version=v1", "informer.resources.namespaces.kind=Namespace",
 			"informer.resources.widgets.api-version=example.com/v1", "informer.resources.widgets.kind=Widget" };
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(TrainingRunTests::unreachableClient)
+	private final ApplicationContextRunner runner = InformerContexts.runner(InformerContexts::unreachableClient)
 		.withPropertyValues(DECLARATIONS);
 
 	@BeforeAll
@@ -107,15 +104,6 @@ class TrainingRunTests {
 		assertThat(definition.getResourceClass()).as(name).isEqualTo(type);
 		assertThat(definition.getPlural()).as(name).isEqualTo(plural);
 		assertThat(definition.isNamespaced()).as(name).isEqualTo(namespaced);
-	}
-
-	private static KubernetesClient unreachableClient() {
-		return new KubernetesClientBuilder()
-			.withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1")
-				.withRequestRetryBackoffLimit(0)
-				.withConnectionTimeout(1000)
-				.build())
-			.build();
 	}
 
 }
