@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.fabric8.kubeapitest.KubeAPITestException;
 import io.fabric8.kubeapitest.KubeAPIServerConfig;
 import io.fabric8.kubeapitest.Utils;
 import io.fabric8.kubeapitest.binary.BinaryManager;
@@ -59,11 +60,27 @@ final class RestartableApiServer {
 	synchronized void start() {
 		this.binaries.initAndDownloadIfRequired();
 		this.certificates.createCertificatesIfNeeded();
-		this.etcdPort = this.etcd.startEtcd();
+		this.etcdPort = startEtcd();
 		this.port = Utils.findFreePort();
 		startApiServer();
 		new ProcessReadinessChecker().waitUntilDefaultNamespaceAvailable(this.port, this.binaries, this.certificates,
 				this.config, this.config.getStartupTimeout());
+	}
+
+	/**
+	 * Start etcd, once more if it does not come up: kube-api-test picks its ports as free
+	 * ones and then starts etcd on them, so another process may take one in between (seen
+	 * once in CI: "etcd did not start properly" within milliseconds).
+	 */
+	private int startEtcd() {
+		try {
+			return this.etcd.startEtcd();
+		}
+		catch (KubeAPITestException ex) {
+			this.etcd.stopEtcd();
+			this.etcd.cleanEtcdData();
+			return this.etcd.startEtcd();
+		}
 	}
 
 	/**
