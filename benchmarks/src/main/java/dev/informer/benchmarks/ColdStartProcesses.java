@@ -37,7 +37,18 @@ final class ColdStartProcesses {
 
 	static final String PREFIX = "COLD-START ";
 
+	/** What every Spring subject sets so that nothing but the sync is printed or done. */
+	private static final String[] QUIET = { "spring.main.banner-mode=off", "spring.main.log-startup-info=false",
+			"logging.level.root=WARN", "spring.jmx.enabled=false" };
+
 	private ColdStartProcesses() {
+	}
+
+	/** The informer every starter subject declares: the namespace's ConfigMaps. */
+	private static String[] informer(String namespace) {
+		return new String[] { "informer.resources.configmaps.api-version=v1",
+				"informer.resources.configmaps.kind=ConfigMap",
+				"informer.resources.configmaps.namespaces=" + namespace };
 	}
 
 	/** The prefix of a warm sync's line: another informer in the same process. */
@@ -149,10 +160,7 @@ final class ColdStartProcesses {
 	static final class BootThenRawFabric8 {
 
 		public static void main(String[] args) throws Exception {
-			new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-				.properties("spring.main.banner-mode=off", "spring.main.log-startup-info=false",
-						"logging.level.root=WARN", "spring.jmx.enabled=false")
-				.run();
+			new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE).properties(QUIET).run();
 			RawFabric8.syncAndReport(args[0], args[2], warmSyncs(args));
 		}
 
@@ -179,11 +187,9 @@ final class ColdStartProcesses {
 			Probe probe = new Probe(Integer.parseInt(args[1]));
 			new SpringApplicationBuilder(StarterSubject.FullApplication.class, SyncedReport.class)
 				.web(WebApplicationType.NONE)
-				.properties("informer.resources.configmaps.api-version=v1",
-						"informer.resources.configmaps.kind=ConfigMap",
-						"informer.resources.configmaps.namespaces=" + args[0], "spring.main.banner-mode=off",
-						"spring.main.log-startup-info=false", "logging.level.root=WARN", "spring.jmx.enabled=false",
-						"management.endpoint.health.show-details=always", "cold-start.launched-at=" + args[2])
+				.properties(QUIET)
+				.properties(informer(args[0]))
+				.properties("management.endpoint.health.show-details=always", "cold-start.launched-at=" + args[2])
 				.initializers((ConfigurableApplicationContext context) -> ((GenericApplicationContext) context)
 					.registerBean(Probe.class, () -> probe))
 				.run();
@@ -229,11 +235,9 @@ final class ColdStartProcesses {
 
 		private static SpringApplicationBuilder application(String[] args, boolean warm) {
 			return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-				.properties("informer.resources.configmaps.api-version=v1",
-						"informer.resources.configmaps.kind=ConfigMap",
-						"informer.resources.configmaps.namespaces=" + args[0], "spring.main.banner-mode=off",
-						"spring.main.log-startup-info=false", "logging.level.root=WARN", "spring.jmx.enabled=false",
-						"cold-start.launched-at=" + args[2], "cold-start.warm=" + warm);
+				.properties(QUIET)
+				.properties(informer(args[0]))
+				.properties("cold-start.launched-at=" + args[2], "cold-start.warm=" + warm);
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -82,7 +82,7 @@ class ColdStartBenchmarkTests {
 	}
 
 	@Test
-	void aLaunchThatCannotUseItsArchiveFailsInsteadOfMeasuringWithout() {
+	void trainingWritesTheArchiveAndEveryLaunchInsistsOnIt() {
 		Path archive = this.output.resolve("b.jsa");
 		ColdStartJvm cds = new ColdStartJvm("b-cds", ColdStartProcesses.Starter.class, this.output, Archive.CDS);
 		assertThat(cds.trainingOptions(archive)).containsExactly("-XX:ArchiveClassesAtExit=" + archive);
