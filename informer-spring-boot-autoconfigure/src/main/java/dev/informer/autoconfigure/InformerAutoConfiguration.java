@@ -141,9 +141,11 @@ public final class InformerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DeliveryCoordinator informerDeliveryCoordinator(DefaultInformerRegistry registry, KubernetesClient client,
-			InformerEventPublisher publisher, InformerProperties properties, Environment environment) {
+			InformerEventPublisher publisher, InformerProperties properties, Environment environment,
+			@Qualifier(CLOCK_BEAN_NAME) Clock clock) {
+		// the informers' clock: Lease times are written and judged with it
 		return new DeliveryCoordinator(registry, client, publisher,
-				DeliveryOptionsFactory.create(properties, environment, registry.names()), Clock.systemUTC());
+				DeliveryOptionsFactory.create(properties, environment, registry.names()), clock);
 	}
 
 	private static @Nullable String configOrigin(KubernetesClient client, ConfigurableListableBeanFactory beanFactory,
