@@ -14,6 +14,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.watch.KubernetesErrors;
+
 /**
  * One watch on Namespaces with a label selector applied by the API server, shared by
  * every informer declared with that {@code namespace-selector}: it tells each of them
@@ -41,7 +43,7 @@ final class NamespaceSelection implements ResourceEventHandler<Namespace> {
 		this.informer.addEventHandler(this);
 		this.informer.exceptionHandler((isStarted, ex) -> {
 			boolean retry = retryPolicy.shouldRetry(isStarted, ex);
-			logger.warn("Namespace watch of selector '" + selector + "': " + NamespaceInformer.describe(ex)
+			logger.warn("Namespace watch of selector '" + selector + "': " + KubernetesErrors.describe(ex)
 					+ (retry ? "; retrying with backoff" : "; not retrying"));
 			return retry;
 		});

@@ -127,7 +127,7 @@ public final class KubernetesErrors {
 	public static String message(Throwable ex) {
 		for (Throwable current = ex; current != null; current = current.getCause()) {
 			if (current instanceof JacksonException jackson) {
-				return "cannot deserialize: " + describe(jackson);
+				return "cannot deserialize: " + describeJackson(jackson);
 			}
 			if (current.getCause() == current) {
 				break;
@@ -147,7 +147,7 @@ public final class KubernetesErrors {
 		return (message != null) ? message : root.getClass().getName();
 	}
 
-	private static String describe(JacksonException jackson) {
+	private static String describeJackson(JacksonException jackson) {
 		StringBuilder description = new StringBuilder(jackson.getClass().getSimpleName());
 		if (jackson instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
 			description.append(", expected ").append(mismatch.getTargetType().getName());
@@ -174,6 +174,17 @@ public final class KubernetesErrors {
 		}
 		Throwable cause = ex.getCause();
 		return (cause != null) ? message + ", caused by " + cause.getClass().getName() : message;
+	}
+
+	/**
+	 * Return one line for logs and health: the HTTP code when there is one, the reason
+	 * and the {@link #message(Throwable) message}, safe as that message is.
+	 * @param ex the exception
+	 * @return the description
+	 */
+	public static String describe(Throwable ex) {
+		int code = httpCode(ex);
+		return ((code != 0) ? "HTTP " + code + " " : "") + reason(ex) + ": " + message(ex);
 	}
 
 	/**
