@@ -45,10 +45,11 @@ public final class RbacRules {
 	public static final List<String> LEADER_LEASE_VERBS = List.of("get", "create", "update");
 
 	/**
-	 * The verbs on Leases of {@link DeliveryMode#SHARDED}: each replica's own Lease, and
-	 * {@code list} to find the members.
+	 * The verbs on Leases of {@link DeliveryMode#SHARDED}: each replica's own Lease,
+	 * {@code list} to find the members, and {@code delete} for its own Lease when it
+	 * stops and for the Leases of members gone for good.
 	 */
-	public static final List<String> SHARDED_LEASE_VERBS = List.of("get", "create", "update", "list");
+	public static final List<String> SHARDED_LEASE_VERBS = List.of("get", "create", "update", "list", "delete");
 
 	private static final String LEASE_GROUP = "coordination.k8s.io";
 

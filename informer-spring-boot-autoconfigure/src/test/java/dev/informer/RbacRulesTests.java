@@ -55,11 +55,11 @@ class RbacRulesTests {
 				new Rule("coordination.k8s.io", List.of("leases"), List.of("get", "create", "update")));
 		RbacRules sharded = this.rules.withDelivery(Set.of(DeliveryMode.SHARDED), "leases");
 		assertThat(sharded.getRoles()).containsOnlyKeys("default", "leases", "team-a");
-		assertThat(sharded.getRoles().get("leases")).containsExactly(
-				new Rule("coordination.k8s.io", List.of("leases"), List.of("get", "create", "update", "list")));
+		assertThat(sharded.getRoles().get("leases")).containsExactly(new Rule("coordination.k8s.io", List.of("leases"),
+				List.of("get", "create", "update", "list", "delete")));
 		assertThat(sharded.toYaml("app", "apps")).contains("  name: app\n  namespace: leases\n"
 				+ "rules:\n  - apiGroups: [\"coordination.k8s.io\"]\n    resources: [leases]\n"
-				+ "    verbs: [get, create, update, list]\n");
+				+ "    verbs: [get, create, update, list, delete]\n");
 		assertThat(this.rules.withDelivery(Set.of(DeliveryMode.ALL), "team-a").getRoles())
 			.isEqualTo(this.rules.getRoles());
 	}

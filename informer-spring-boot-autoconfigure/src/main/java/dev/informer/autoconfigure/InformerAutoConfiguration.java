@@ -135,7 +135,8 @@ public final class InformerAutoConfiguration {
 		InformerProperties.Startup startup = properties.getStartup();
 		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
-						startup.isFailOnTimeout(), startup.getMaxConcurrentLists()));
+						startup.isFailOnTimeout(), startup.getMaxConcurrentLists(),
+						properties.getDelivery().getMaxThreads()));
 	}
 
 	@Bean

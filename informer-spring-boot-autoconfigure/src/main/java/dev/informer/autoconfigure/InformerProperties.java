@@ -342,7 +342,18 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private boolean readiness;
 
+		/**
+		 * The most threads that run listeners at once, over all informers. Events of one
+		 * namespace always arrive in order, on one thread at a time; namespaces beyond
+		 * this many wait for a thread.
+		 */
+		private int maxThreads = 8;
+
 		void validate() {
+			if (this.maxThreads < 1) {
+				throw invalid("informer.delivery.max-threads", this.maxThreads,
+						"must be at least 1, for example '8' (the default)");
+			}
 			if (this.group != null && !LEASE_NAME.matcher(this.group).matches()) {
 				throw invalid("informer.delivery.group", this.group,
 						"must be a valid Kubernetes name (lower case letters, digits, '-' and '.'), "
@@ -416,6 +427,14 @@ public class InformerProperties implements InitializingBean {
 
 		public void setRetryPeriod(Duration retryPeriod) {
 			this.retryPeriod = retryPeriod;
+		}
+
+		public int getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(int maxThreads) {
+			this.maxThreads = maxThreads;
 		}
 
 		public boolean isServerSharding() {

@@ -1,7 +1,7 @@
 package dev.informer.runtime;
 
 import java.time.Clock;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,18 +10,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
-import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -35,23 +29,17 @@ import dev.informer.RbacRules;
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.watch.DeliverySnapshot;
 import dev.informer.watch.DeliveryStatusSource;
-import dev.informer.watch.RelistReason;
+import dev.informer.watch.KubernetesErrors;
 
 /**
  * Shares the delivery of resource events among the replicas of an application, on
- * Kubernetes Leases ({@code informer.delivery.*}).
- * <ul>
- * <li>{@link DeliveryMode#LEADER}: the replicas compete for the group's Lease with
- * fabric8's {@code LeaderElector}; only the holder publishes. A replica that becomes
- * leader first replays its cache.</li>
- * <li>{@link DeliveryMode#SHARDED}: each replica holds a Lease of its own, labelled with
- * the group; the live Leases, sorted by holder, are the members, and member {@code i} of
- * {@code n} owns the {@code i}-th of {@code n} equal ranges of the uid hash. A replica
- * whose range grows replays the objects it gained; with the API server's shard selectors
- * it lists and watches its range only.</li>
- * </ul>
+ * Kubernetes Leases ({@code informer.delivery.*}): {@link LeaderDelivery} for the
+ * informers in {@link DeliveryMode#LEADER} mode, {@link ShardedDelivery} for those in
+ * {@link DeliveryMode#SHARDED} mode. Owns their thread, publishes role changes and
+ * assembles the status.
+ * <p>
  * Starts before the informers (so that they start with their shard selector and the first
- * leader publishes its initial list live) and stops after them, releasing the Leases so
+ * leader publishes its initial list live) and stops after them, giving the Leases up so
  * that another replica takes over without waiting for them to expire.
  */
 public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource {
@@ -61,11 +49,14 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 	 */
 	public static final int PHASE = InformerLifecycle.PHASE - 1;
 
+	/**
+	 * The longest time a stop waits for the API server to take a Lease back.
+	 */
+	static final Duration GIVE_UP_BOUND = Duration.ofSeconds(2);
+
 	private static final Log logger = LogFactory.getLog(DeliveryCoordinator.class);
 
 	private final DefaultInformerRegistry registry;
-
-	private final KubernetesClient client;
 
 	private final InformerEventPublisher publisher;
 
@@ -73,33 +64,15 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 
 	private final Clock clock;
 
-	private final List<ResourceInformer<?>> leaderInformers = new ArrayList<>();
+	private final @Nullable LeaderDelivery leader;
 
-	private final List<ResourceInformer<?>> shardedInformers = new ArrayList<>();
-
-	private final AtomicLong handovers = new AtomicLong();
-
-	private final AtomicLong rangeChanges = new AtomicLong();
-
-	private volatile @Nullable LeaseElection leader;
-
-	private volatile @Nullable LeaseElection member;
-
-	private volatile DeliveryRole leaderRole = DeliveryRole.STANDBY;
-
-	private volatile DeliveryRole shardRole = DeliveryRole.DETACHED;
-
-	private volatile ShardRanges ranges = ShardRanges.NONE;
-
-	private volatile List<String> members = List.of();
-
-	private volatile boolean serverSharding;
+	private final @Nullable ShardedDelivery sharded;
 
 	private volatile boolean running;
 
 	private @Nullable ScheduledExecutorService scheduler;
 
-	private @Nullable ExecutorService events;
+	private volatile @Nullable ExecutorService events;
 
 	/**
 	 * Create the coordinator.
@@ -107,93 +80,65 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 	 * @param client the client for the Leases
 	 * @param publisher where to publish role changes
 	 * @param options how to share delivery
-	 * @param clock the clock that judges Lease times (the one fabric8 writes them with)
+	 * @param clock the clock that writes and judges Lease times
 	 */
 	public DeliveryCoordinator(DefaultInformerRegistry registry, KubernetesClient client,
 			InformerEventPublisher publisher, DeliveryOptions options, Clock clock) {
 		this.registry = registry;
-		this.client = client;
 		this.publisher = publisher;
 		this.options = options;
 		this.clock = clock;
+		List<ResourceInformer<?>> leaderInformers = new ArrayList<>();
+		List<ResourceInformer<?>> shardedInformers = new ArrayList<>();
 		for (ResourceInformer<?> informer : registry.informers()) {
 			switch (options.modeOf(informer.getName())) {
-				case LEADER -> this.leaderInformers.add(informer);
-				case SHARDED -> this.shardedInformers.add(informer);
+				case LEADER -> leaderInformers.add(informer);
+				case SHARDED -> shardedInformers.add(informer);
 				case ALL -> {
 				}
 			}
 		}
+		this.leader = leaderInformers.isEmpty() ? null
+				: new LeaderDelivery(client, options, clock, leaderInformers, this::roleChanged);
+		this.sharded = shardedInformers.isEmpty() ? null
+				: new ShardedDelivery(client, options, clock, shardedInformers, this::roleChanged);
 	}
 
 	@Override
-	public synchronized void start() {
-		this.running = true;
-		if (this.leaderInformers.isEmpty() && this.shardedInformers.isEmpty()) {
-			return;
+	public void start() {
+		synchronized (this) {
+			this.running = true;
+			if (this.leader == null && this.sharded == null) {
+				return;
+			}
+			ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
+				Thread thread = new Thread(runnable, "informer-delivery-" + this.options.group());
+				thread.setDaemon(true);
+				return thread;
+			});
+			this.scheduler = scheduler;
+			this.events = Executors.newSingleThreadExecutor((runnable) -> {
+				Thread thread = new Thread(runnable, "informer-delivery-events");
+				thread.setDaemon(true);
+				return thread;
+			});
+			for (ReplicaDelivery delivery : deliveries()) {
+				delivery.start(scheduler, this::awaitFirstRound);
+			}
+			long period = this.options.retryPeriod().toMillis();
+			scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
 		}
-		ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "informer-delivery-" + this.options.group());
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler = scheduler;
-		this.events = Executors.newSingleThreadExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, "informer-delivery-events");
-			thread.setDaemon(true);
-			return thread;
-		});
-		if (!this.leaderInformers.isEmpty()) {
-			startLeaderElection(scheduler);
-		}
-		if (!this.shardedInformers.isEmpty()) {
-			startMembership(scheduler);
-		}
-		long period = this.options.retryPeriod().toMillis();
-		scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
 	}
 
-	private void startLeaderElection(ScheduledExecutorService scheduler) {
-		LeaseElection election = new LeaseElection(this.client, leaseMeta(this.options.leaderLeaseName(), false),
-				this.options, this.clock, scheduler, (changed) -> scheduler.execute(this::evaluateLeadership));
-		this.leader = election;
-		for (ResourceInformer<?> informer : this.leaderInformers) {
-			informer.deliverThrough((resource) -> election.isHeld(), () -> null);
+	private List<ReplicaDelivery> deliveries() {
+		List<ReplicaDelivery> deliveries = new ArrayList<>(2);
+		if (this.leader != null) {
+			deliveries.add(this.leader);
 		}
-		// the first leader publishes its initial list live rather than as a replay
-		awaitFirstRound(election.start());
-		evaluateLeadership();
-	}
-
-	private void startMembership(ScheduledExecutorService scheduler) {
-		LeaseElection election = new LeaseElection(this.client, leaseMeta(this.options.memberLeaseName(), true),
-				this.options, this.clock, scheduler, (changed) -> scheduler.execute(this::refreshMembership));
-		this.member = election;
-		this.serverSharding = this.options.serverSharding() && detectServerSharding();
-		for (ResourceInformer<?> informer : this.shardedInformers) {
-			informer.deliverThrough((resource) -> election.isHeld() && this.ranges.owns(resource),
-					() -> this.serverSharding ? this.ranges.selector() : null);
+		if (this.sharded != null) {
+			deliveries.add(this.sharded);
 		}
-		// informers start with their range: they list only it when the server filters
-		awaitFirstRound(election.start());
-		refreshMembership();
-	}
-
-	private boolean detectServerSharding() {
-		try {
-			boolean served = this.shardedInformers.get(0).servesShardSelectors(this.client);
-			logger.info("Delivery group '" + this.options.group() + "': the API server "
-					+ (served ? "filters lists and watches by shard range"
-							: "does not serve shard selectors (feature gate ShardedListAndWatch); each replica "
-									+ "watches every object and publishes its range"));
-			return served;
-		}
-		catch (KubernetesClientException ex) {
-			logger.warn("Delivery group '" + this.options.group()
-					+ "': could not tell whether the API server serves shard selectors ("
-					+ NamespaceInformer.describe(ex) + "); each replica watches every object");
-			return false;
-		}
+		return deliveries;
 	}
 
 	private void awaitFirstRound(CompletableFuture<Void> firstRound) {
@@ -208,7 +153,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 				stop();
 				throw refusal(refused);
 			}
-			logger.warn("Delivery group '" + this.options.group() + "': " + NamespaceInformer.describe(ex.getCause())
+			logger.warn("Delivery group '" + this.options.group() + "': " + KubernetesErrors.describe(ex.getCause())
 					+ "; publishing nothing until this replica reaches its Lease");
 		}
 		catch (TimeoutException ex) {
@@ -227,8 +172,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
 		}
-		List<String> verbs = this.shardedInformers.isEmpty() ? RbacRules.LEADER_LEASE_VERBS
-				: RbacRules.SHARDED_LEASE_VERBS;
+		List<String> verbs = (this.sharded == null) ? RbacRules.LEADER_LEASE_VERBS : RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(
 				"Delivery group '" + this.options.group() + "' (informer.delivery.mode): this replica may not "
 						+ refused.verb() + " Leases in namespace '" + namespace + "' (HTTP 403)",
@@ -237,162 +181,77 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 				refused.getCause());
 	}
 
-	private ObjectMeta leaseMeta(String name, boolean member) {
-		ObjectMetaBuilder meta = new ObjectMetaBuilder().withName(name).withNamespace(this.options.leaseNamespace());
-		if (member) {
-			meta.addToLabels(DeliveryOptions.GROUP_LABEL, this.options.group());
-		}
-		return meta.build();
-	}
-
 	/**
-	 * Catch what no callback says: a Lease whose renewals lapsed past the renew deadline
-	 * and then succeeded again (the replica published nothing meanwhile), and members
-	 * that expired.
+	 * Catch what no callback says, each delivery on its own: one that fails does not keep
+	 * the other from its tick.
 	 */
 	private void tick() {
-		try {
-			if (this.leader != null) {
-				evaluateLeadership();
+		for (ReplicaDelivery delivery : deliveries()) {
+			try {
+				delivery.tick();
 			}
-			if (this.member != null) {
-				refreshMembership();
+			catch (RuntimeException ex) {
+				logger.warn("Delivery group '" + this.options.group() + "': " + KubernetesErrors.describe(ex)
+						+ "; trying again in " + this.options.retryPeriod().toMillis() + " ms");
 			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Delivery group '" + this.options.group() + "': " + NamespaceInformer.describe(ex)
-					+ "; trying again in " + this.options.retryPeriod().toMillis() + " ms");
 		}
 	}
 
-	private synchronized void evaluateLeadership() {
-		LeaseElection election = this.leader;
-		if (!this.running || election == null) {
-			return;
-		}
-		DeliveryRole role = election.isHeld() ? DeliveryRole.LEADER : DeliveryRole.STANDBY;
-		DeliveryRole previous = this.leaderRole;
-		if (role == previous) {
-			return;
-		}
-		this.leaderRole = role;
-		this.handovers.incrementAndGet();
-		if (role == DeliveryRole.LEADER) {
-			logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity()
-					+ " became leader; replaying its caches, then publishing");
-			for (ResourceInformer<?> informer : this.leaderInformers) {
-				informer.replay((resource) -> true, "leader");
-			}
-		}
-		else {
-			logger.warn("Delivery group '" + this.options.group() + "': " + this.options.identity()
-					+ " is no longer leader (Lease " + this.options.leaseNamespace() + "/"
-					+ this.options.leaderLeaseName() + " held by " + election.holder() + "); stopped publishing");
-		}
-		publishRoleChange(DeliveryMode.LEADER, previous, role);
-	}
-
-	private synchronized void refreshMembership() {
-		LeaseElection election = this.member;
-		if (!this.running || election == null) {
-			return;
-		}
-		List<String> live = liveMembers();
-		if (election.isHeld() && !live.contains(this.options.identity())) {
-			// this replica renewed its Lease: it is a member even if the list was older
-			live.add(this.options.identity());
-			live.sort(null);
-		}
-		ShardRanges next = election.isHeld() ? ShardRanges.of(live.indexOf(this.options.identity()), live.size())
-				: ShardRanges.NONE;
-		this.members = List.copyOf(live);
-		ShardRanges previous = this.ranges;
-		if (next.equals(previous)) {
-			return;
-		}
-		DeliveryRole previousRole = this.shardRole;
-		this.ranges = next;
-		this.shardRole = next.isEmpty() ? DeliveryRole.DETACHED : DeliveryRole.MEMBER;
-		this.rangeChanges.incrementAndGet();
-		logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity() + " owns "
-				+ (next.isEmpty() ? "nothing" : next.describe()) + " of " + live.size() + " members " + live);
-		if (!next.isEmpty()) {
-			for (ResourceInformer<?> informer : this.shardedInformers) {
-				if (this.serverSharding) {
-					informer.relistForShards(RelistReason.SHARD_RANGE);
-				}
-				else {
-					informer.replay((resource) -> next.owns(resource) && !previous.owns(resource), "shard-range");
-				}
-			}
-		}
-		publishRoleChange(DeliveryMode.SHARDED, previousRole, this.shardRole);
-	}
-
-	/**
-	 * Return the holders of the group's live member Leases, sorted. A Lease is live while
-	 * its last renewal plus its duration lies ahead.
-	 */
-	private List<String> liveMembers() {
-		List<String> live = new ArrayList<>();
-		Instant now = this.clock.instant();
-		List<Lease> leases = this.client.leases()
-			.inNamespace(this.options.leaseNamespace())
-			.withLabel(DeliveryOptions.GROUP_LABEL, this.options.group())
-			.list()
-			.getItems();
-		for (Lease lease : leases) {
-			LeaseSpec spec = lease.getSpec();
-			if (spec == null || spec.getHolderIdentity() == null || spec.getHolderIdentity().isEmpty()
-					|| spec.getRenewTime() == null || spec.getLeaseDurationSeconds() == null) {
-				continue;
-			}
-			Instant expires = spec.getRenewTime().toInstant().plusSeconds(spec.getLeaseDurationSeconds());
-			if (now.isBefore(expires) && !live.contains(spec.getHolderIdentity())) {
-				live.add(spec.getHolderIdentity());
-			}
-		}
-		live.sort(null);
-		return live;
-	}
-
-	private void publishRoleChange(DeliveryMode mode, DeliveryRole previous, DeliveryRole role) {
+	private void roleChanged(DeliveryMode mode, DeliveryRole previous, DeliveryRole role) {
 		ExecutorService events = this.events;
-		if (events == null) {
+		if (!this.running || events == null) {
 			return;
 		}
-		LeaseElection leader = this.leader;
+		LeaderDelivery leader = this.leader;
+		ShardedDelivery sharded = this.sharded;
 		DeliveryRoleChangedEvent event = new DeliveryRoleChangedEvent(mode, previous, role, this.options.group(),
-				this.options.identity(), (leader != null) ? leader.holder() : null, this.members,
-				this.ranges.describe());
-		// never on the thread that renews the Lease: a slow listener must not cost it
-		events.execute(() -> this.publisher.publish(event));
+				this.options.identity(), (leader != null) ? leader.holder() : null,
+				(sharded != null) ? sharded.members() : List.of(),
+				(sharded != null) ? sharded.ownedRanges() : List.of());
+		try {
+			// never on the thread that renews the Lease: a slow listener must not cost
+			// it; and never once stopped, even if queued before
+			events.execute(() -> this.publisher.publish(event, () -> this.running));
+		}
+		catch (RejectedExecutionException ex) {
+			// stopped meanwhile
+		}
 	}
 
 	@Override
-	public synchronized void stop() {
-		this.running = false;
-		LeaseElection leader = this.leader;
-		if (leader != null) {
-			leader.stop();
-		}
-		LeaseElection member = this.member;
-		if (member != null) {
-			member.stop();
-		}
-		if (this.scheduler != null) {
-			this.scheduler.shutdownNow();
+	public void stop() {
+		ScheduledExecutorService scheduler;
+		ExecutorService events;
+		synchronized (this) {
+			this.running = false;
+			scheduler = this.scheduler;
+			events = this.events;
 			this.scheduler = null;
-		}
-		if (this.events != null) {
-			this.events.shutdown();
 			this.events = null;
 		}
-		this.leader = null;
-		this.member = null;
-		this.leaderRole = DeliveryRole.STANDBY;
-		this.shardRole = DeliveryRole.DETACHED;
-		this.ranges = ShardRanges.NONE;
+		if (events != null) {
+			events.shutdownNow();
+		}
+		if (scheduler != null) {
+			scheduler.shutdownNow();
+		}
+		// outside the lock, each bounded: the API server may not answer
+		for (ReplicaDelivery delivery : deliveries()) {
+			delivery.stop(GIVE_UP_BOUND);
+		}
+	}
+
+	/**
+	 * Run a task on the coordinator's thread, unless it was shut down: a Lease callback
+	 * that comes while stopping has nothing left to do.
+	 */
+	static void runOn(ExecutorService thread, Runnable task) {
+		try {
+			thread.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			// stopped
+		}
 	}
 
 	@Override
@@ -412,44 +271,18 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 	 * @return the number of owned objects
 	 */
 	public long ownedObjects() {
-		long owned = 0;
-		for (ResourceInformer<?> informer : this.shardedInformers) {
-			owned += count(informer);
-		}
-		for (ResourceInformer<?> informer : this.leaderInformers) {
-			owned += count(informer);
-		}
-		return owned;
-	}
-
-	private static long count(ResourceInformer<?> informer) {
-		DeliveryGate gate = informer.gate();
-		return informer.getCache().list().stream().filter((resource) -> gate.publishes((HasMetadata) resource)).count();
+		return deliveries().stream().mapToLong(ReplicaDelivery::ownedObjects).sum();
 	}
 
 	@Override
 	public DeliverySnapshot snapshot() {
 		Map<String, DeliveryMode> modes = new LinkedHashMap<>();
 		this.registry.names().forEach((name) -> modes.put(name, this.options.modeOf(name)));
-		LeaseElection leader = this.leader;
-		DeliverySnapshot.Leadership leadership = null;
-		if (!this.leaderInformers.isEmpty()) {
-			boolean held = leader != null && leader.isHeld();
-			leadership = new DeliverySnapshot.Leadership(held ? DeliveryRole.LEADER : DeliveryRole.STANDBY,
-					this.options.leaderLeaseName(), (leader != null) ? leader.holder() : null,
-					(leader != null) ? leader.lastRenewal() : null, (leader != null) ? leader.lastContact() : null,
-					this.handovers.get());
-		}
-		LeaseElection member = this.member;
-		DeliverySnapshot.Sharding sharding = null;
-		if (!this.shardedInformers.isEmpty()) {
-			boolean held = member != null && member.isHeld() && !this.ranges.isEmpty();
-			sharding = new DeliverySnapshot.Sharding(held ? DeliveryRole.MEMBER : DeliveryRole.DETACHED,
-					this.options.memberLeaseName(), this.members, held ? this.ranges.describe() : List.of(),
-					this.serverSharding, (member != null) ? member.lastRenewal() : null, this.rangeChanges.get());
-		}
+		LeaderDelivery leader = this.leader;
+		ShardedDelivery sharded = this.sharded;
 		return new DeliverySnapshot(this.options.group(), this.options.identity(), this.options.leaseNamespace(), modes,
-				leadership, sharding, this.clock.instant());
+				(leader != null) ? leader.snapshot() : null, (sharded != null) ? sharded.snapshot() : null,
+				this.clock.instant());
 	}
 
 }

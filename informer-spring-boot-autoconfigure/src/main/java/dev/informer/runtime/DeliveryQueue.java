@@ -31,6 +31,12 @@ final class DeliveryQueue {
 
 	private final AtomicLong resourceEvents = new AtomicLong();
 
+	/**
+	 * Deliveries in a row before the queue hands its thread on: with more busy queues
+	 * than threads, each gets its turn.
+	 */
+	static final int BATCH = 256;
+
 	private final Executor executor;
 
 	private volatile boolean closed;
@@ -120,7 +126,8 @@ final class DeliveryQueue {
 		this.worker = Thread.currentThread();
 		try {
 			Delivery delivery;
-			while (!this.closed && (delivery = this.deliveries.poll()) != null) {
+			int delivered = 0;
+			while (!this.closed && delivered++ < BATCH && (delivery = this.deliveries.poll()) != null) {
 				try {
 					delivery.action().run();
 				}

@@ -3,9 +3,12 @@ package dev.informer.runtime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -61,7 +64,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	private volatile boolean retired;
 
 	// guarded by handoff
-	private @Nullable Collection<T> seenAtRetirement;
+	private @Nullable Map<String, T> seenAtRetirement;
+
+	/** The replayed adds this generation's first list handed on. */
+	private final AtomicInteger replayedAdds = new AtomicInteger();
 
 	private volatile boolean started;
 
@@ -129,7 +135,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			if (isActive() && this.watch.getStatus().isSynced()) {
 				this.watch.scheduleReplacement(RelistReason.STOPPED, "fabric8 stopped the informer"
-						+ ((ex != null) ? " (" + NamespaceInformer.describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
+						+ ((ex != null) ? " (" + KubernetesErrors.describe(KubernetesErrors.unwrap(ex)) + ")" : ""));
 			}
 		});
 		CompletionStage<Void> starting;
@@ -153,7 +159,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			if (ex != null && isActive()) {
 				Throwable cause = KubernetesErrors.unwrap(ex);
-				this.watch.getStatus().transition(InformerState.FAILED, NamespaceInformer.describe(cause));
+				this.watch.getStatus().transition(InformerState.FAILED, KubernetesErrors.describe(cause));
 				this.listed.completeExceptionally(cause);
 				this.watch.synced().completeExceptionally(cause);
 			}
@@ -205,14 +211,15 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 * Retire this informer: hand nothing more to the queue, stop fabric8's informer, and
 	 * return what listeners will have seen once the queue is delivered: the cache, less
 	 * the changes fabric8 had not handed on (it drops them when it stops).
-	 * @return the objects listeners will have seen, the same on every call
+	 * @return the objects listeners will have seen by key, the same on every call
 	 */
-	Collection<T> retire() {
-		Collection<T> seen;
+	Map<String, T> retire() {
+		Map<String, T> seen;
 		synchronized (this.handoff) {
 			if (this.seenAtRetirement == null) {
 				this.retired = true;
-				this.seenAtRetirement = this.tracker.seenByListeners(this.store.snapshot()).values();
+				this.seenAtRetirement = Collections
+					.unmodifiableMap(this.tracker.seenByListeners(this.store.snapshot()));
 			}
 			seen = this.seenAtRetirement;
 		}
@@ -266,6 +273,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onAdd(T resource) {
 		boolean replay = this.replayList && !this.listed.isDone() && this.listedAt == null;
+		if (replay) {
+			this.replayedAdds.incrementAndGet();
+		}
 		handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), resource, replay));
 	}
@@ -339,11 +349,11 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			boolean retry = this.watch.owner().getRetryPolicy().shouldRetry(isStarted || status.isSynced(), ex);
 			String name = this.watch.definition().getName();
 			if (retry) {
-				logger.warn("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex)
+				logger.warn("Informer '" + name + "'" + this.watch.where() + ": " + KubernetesErrors.describe(ex)
 						+ "; retrying with backoff");
 			}
 			else {
-				logger.error("Informer '" + name + "'" + this.watch.where() + ": " + NamespaceInformer.describe(ex)
+				logger.error("Informer '" + name + "'" + this.watch.where() + ": " + KubernetesErrors.describe(ex)
 						+ "; not retrying");
 			}
 			return retry;
@@ -363,6 +373,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 */
 	CompletableFuture<Void> listed() {
 		return this.listed;
+	}
+
+	/**
+	 * Return the number of replayed adds this generation's first list handed on.
+	 * @return the count
+	 */
+	int replayedAdds() {
+		return this.replayedAdds.get();
 	}
 
 	SharedIndexInformer<T> informer() {

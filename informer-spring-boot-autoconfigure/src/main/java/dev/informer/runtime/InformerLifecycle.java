@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
@@ -46,6 +48,8 @@ public class InformerLifecycle implements SmartLifecycle {
 	private final StartupOptions startup;
 
 	private final WatchMonitor monitor;
+
+	private volatile @Nullable ExecutorService listenerThreads;
 
 	private volatile boolean running;
 
@@ -88,11 +92,14 @@ public class InformerLifecycle implements SmartLifecycle {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		this.running = true;
 		ListPermits permits = new ListPermits(this.startup.maxConcurrentLists());
+		ExecutorService listenerThreads = ListenerThreads.create("informer-listener",
+				this.startup.maxListenerThreads());
+		this.listenerThreads = listenerThreads;
 		// one watch on Namespaces per distinct namespace-selector, however many informers
 		// declare it
 		NamespaceSelections selections = new NamespaceSelections(this.client);
 		for (ResourceInformer<?> informer : this.registry.informers()) {
-			synced.add(informer.start(this.client, this.customizers, permits, selections));
+			synced.add(informer.start(this.client, this.customizers, permits, selections, listenerThreads));
 		}
 		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
@@ -145,6 +152,12 @@ public class InformerLifecycle implements SmartLifecycle {
 		this.running = false;
 		this.monitor.stop();
 		this.registry.informers().forEach(ResourceInformer::stop);
+		ExecutorService listenerThreads = this.listenerThreads;
+		if (listenerThreads != null) {
+			// a listener still running is interrupted, as a task executor's are
+			listenerThreads.shutdownNow();
+			this.listenerThreads = null;
+		}
 	}
 
 	@Override
@@ -165,8 +178,24 @@ public class InformerLifecycle implements SmartLifecycle {
 	 * @param failOnTimeout whether a timeout fails the start
 	 * @param maxConcurrentLists how many watches may run their initial list at once,
 	 * {@code 0} for no cap
+	 * @param maxListenerThreads how many threads may run listeners at once, over all
+	 * informers
 	 */
-	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout, int maxConcurrentLists) {
+	public record StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout, int maxConcurrentLists,
+			int maxListenerThreads) {
+
+		/**
+		 * How startup waits for informers, with {@link ListenerThreads#DEFAULT_MAX}
+		 * listener threads.
+		 * @param waitForSync whether start blocks until every informer synced
+		 * @param timeout how long to wait
+		 * @param failOnTimeout whether a timeout fails the start
+		 * @param maxConcurrentLists how many watches may run their initial list at once,
+		 * {@code 0} for no cap
+		 */
+		public StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout, int maxConcurrentLists) {
+			this(waitForSync, timeout, failOnTimeout, maxConcurrentLists, ListenerThreads.DEFAULT_MAX);
+		}
 
 		/**
 		 * How startup waits for informers, with no cap on concurrent initial lists.

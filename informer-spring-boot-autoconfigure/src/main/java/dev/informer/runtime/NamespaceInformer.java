@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,6 +15,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -106,6 +109,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 	private volatile ListPermits permits = ListPermits.UNLIMITED;
 
 	private @Nullable ScheduledFuture<?> pendingReplacement;
+
+	/** What the delivery gate kept from listeners while this replica owed it. */
+	private final MissedChanges<T> missed = new MissedChanges<>();
+
+	/** Whether a replay of what was missed is queued. */
+	private final AtomicBoolean replayQueued = new AtomicBoolean();
 
 	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
 		this.owner = owner;
@@ -255,27 +264,88 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * replays when {@code replay}: the objects of a shard range this replica took over.
 	 */
 	synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay) {
+		return relist(trigger, replay, (resource) -> true);
+	}
+
+	/**
+	 * Relist as {@link #relist(RelistReason, boolean)} does, seeding the new informer
+	 * only with the objects {@code delivered} selects of what listeners saw: the others
+	 * arrive as adds (a shard range relist seeds with the range this replica published).
+	 */
+	synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay, Predicate<? super T> delivered) {
+		return relist(trigger, replay, delivered, null);
+	}
+
+	private synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay,
+			Predicate<? super T> delivered, @Nullable Runnable releasePermit) {
 		KubernetesClient client = this.client;
 		InformerGeneration<T> old = this.current;
 		if (this.closed || this.leaving || client == null || old == null) {
 			throw new IllegalStateException("Informer '" + this.definition.getName() + "' is not running");
 		}
-		ScheduledFuture<?> pending = this.pendingReplacement;
-		if (pending != null) {
-			pending.cancel(false);
-			this.pendingReplacement = null;
-		}
+		cancelPendingReplacement();
 		// customizers are the application's code: if one throws, the current informer
 		// goes on
 		InformerGeneration<T> next = new InformerGeneration<>(this, client, this.customizers);
-		next.seed(old.retire());
+		// changes the gate kept from listeners are differences the new list delivers
+		List<T> seed = this.missed.undo(old.retire()).values().stream().filter(delivered).toList();
+		next.seed(seed);
 		if (replay) {
 			next.replayList();
 		}
 		this.status.relistRequested(trigger);
 		this.current = next;
-		next.start(null);
+		next.start(releasePermit);
 		return next.listed();
+	}
+
+	/**
+	 * Relist for a new shard range: as {@link #relist(RelistReason, boolean, Predicate)}
+	 * does, once {@code permits} lets this watch list, then publish a
+	 * {@link ResourcesReplayedEvent} for the objects the range brought. A relist that
+	 * fails is retried as a replacement, with backoff: the watch never stays on the old
+	 * range.
+	 * @param delivered the objects this replica published before, by its previous range
+	 */
+	void relistForRange(Predicate<? super T> delivered) {
+		ListPermits permits = this.permits;
+		permits.run(() -> {
+			CompletableFuture<Void> listed;
+			synchronized (this) {
+				if (this.closed || this.leaving || this.client == null || this.current == null) {
+					// stopped meanwhile: it lists with the new range when it starts
+					permits.release();
+					return;
+				}
+				try {
+					listed = relist(RelistReason.SHARD_RANGE, true, delivered, permits::release);
+				}
+				catch (RuntimeException ex) {
+					// a customizer (the application's code) threw
+					permits.release();
+					logger.warn("Informer '" + this.definition.getName() + "'" + where()
+							+ ": relisting for a new shard range failed (" + KubernetesErrors.describe(ex)
+							+ "); trying again");
+					scheduleReplacement(RelistReason.SHARD_RANGE, "relisting for a new shard range failed");
+					return;
+				}
+			}
+			InformerGeneration<T> generation = this.current;
+			listed.whenComplete((ignored, ex) -> {
+				if (ex == null && generation != null) {
+					// on the queue, right after the list's events
+					publishReplayed(generation.replayedAdds(), "shard-range");
+				}
+			});
+		});
+	}
+
+	private void cancelPendingReplacement() {
+		ScheduledFuture<?> pending = this.pendingReplacement;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pendingReplacement = null;
+		}
 	}
 
 	SharedIndexInformer<T> createInformer(KubernetesClient client) {
@@ -345,7 +415,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (!this.watchListRefused) {
 			this.watchListRefused = true;
 			logger.warn("Informer '" + this.definition.getName() + "'" + where()
-					+ ": the API server refused a watch-list (informer.watch-list=true): " + describe(ex)
+					+ ": the API server refused a watch-list (informer.watch-list=true): "
+					+ KubernetesErrors.describe(ex)
 					+ "; listing and watching instead. Set informer.watch-list=false, or enable the API server's "
 					+ "WatchList feature gate");
 		}
@@ -359,11 +430,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		catch (RuntimeException failure) {
 			// a customizer (the application's code) threw: nothing is left to watch with
-			this.status.transition(InformerState.FAILED, describe(failure));
+			this.status.transition(InformerState.FAILED, KubernetesErrors.describe(failure));
 			this.synced.completeExceptionally(failure);
 			return;
 		}
-		Collection<T> seen = refused.retire();
+		Collection<T> seen = this.missed.undo(refused.retire()).values();
 		if (!seen.isEmpty()) {
 			next.seed(seen);
 		}
@@ -382,11 +453,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	synchronized void stop() {
 		this.closed = true;
-		ScheduledFuture<?> pending = this.pendingReplacement;
-		if (pending != null) {
-			pending.cancel(false);
-			this.pendingReplacement = null;
-		}
+		cancelPendingReplacement();
 		DeliveryQueue queue = this.queue;
 		if (queue != null) {
 			queue.close();
@@ -395,6 +462,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (generation != null) {
 			generation.retire();
 		}
+		this.missed.clear();
 		this.status.transition(InformerState.STOPPED, "stopped");
 		this.synced.cancel(false);
 	}
@@ -418,12 +486,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 			return done;
 		}
 		this.leaving = true;
-		ScheduledFuture<?> pending = this.pendingReplacement;
-		if (pending != null) {
-			pending.cancel(false);
-			this.pendingReplacement = null;
-		}
-		for (T resource : generation.retire()) {
+		cancelPendingReplacement();
+		this.missed.clear();
+		for (T resource : generation.retire().values()) {
 			ResourceDeletedEvent<T> event = new ResourceDeletedEvent<>(this.definition.getName(),
 					this.definition.getResourceClass(), resource, false, true);
 			queue.event(() -> deliver(EventType.DELETED, event));
@@ -533,8 +598,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 			relist(reason);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed (" + describe(ex)
-					+ "); trying again");
+			logger.warn("Replacing informer '" + this.definition.getName() + "'" + where() + " failed ("
+					+ KubernetesErrors.describe(ex) + "); trying again");
 			scheduleReplacement(reason, "the replacement failed");
 		}
 	}
@@ -557,16 +622,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 	}
 
-	static String describe(Throwable ex) {
-		int code = KubernetesErrors.httpCode(ex);
-		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
-				+ KubernetesErrors.message(ex);
-	}
-
 	/**
 	 * Publish, in order with the events queued now, each cached object that
-	 * {@code gained} selects as a replayed add, then a {@link ResourcesReplayedEvent}.
-	 * Objects this replica does not publish by then are left out.
+	 * {@code gained} selects as a replayed add, a delete with final state unknown for
+	 * each object deleted while this replica owed its changes, then a
+	 * {@link ResourcesReplayedEvent}. Objects this replica does not publish by then are
+	 * left out.
 	 * @param gained the objects this replica took over
 	 * @param reason why, as the replayed event says
 	 */
@@ -575,39 +636,108 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (this.closed || queue == null) {
 			return;
 		}
+		this.replayQueued.set(true);
 		queue.marker(() -> {
+			this.replayQueued.set(false);
 			CachingItemStore<T> store = store();
 			if (this.closed || store == null) {
 				return;
 			}
+			// what this replica owed is replayed whole: every object it publishes
+			boolean owed = this.missed.isOwed();
+			Map<String, Optional<T>> missed = this.missed.take();
 			int count = 0;
 			for (T resource : store.values().toList()) {
-				if (gained.test(resource) && this.owner.gate().publishes(resource)) {
+				if ((owed || gained.test(resource)) && this.owner.gate().publishes(resource)) {
 					deliver(EventType.ADDED, new ResourceAddedEvent<>(this.definition.getName(),
 							this.definition.getResourceClass(), resource, true));
 					count++;
 				}
 			}
-			this.owner.getPublisher()
-				.publish(new ResourcesReplayedEvent(this.definition.getName(), this.namespace, count, reason),
-						() -> !this.closed);
+			Map<String, T> cached = store.snapshot();
+			missed.forEach((key, lastSeen) -> {
+				if (lastSeen.isPresent() && !cached.containsKey(key)) {
+					deliver(EventType.DELETED, new ResourceDeletedEvent<>(this.definition.getName(),
+							this.definition.getResourceClass(), lastSeen.get(), true));
+				}
+			});
+			publishReplayed(count, reason);
 		});
 	}
 
 	/**
-	 * Deliver an event to the listeners, on the queue's thread, if this replica publishes
-	 * it ({@code informer.delivery.mode}).
+	 * Replay every owned object, as {@link #replay} does, if the delivery gate kept a
+	 * change from listeners while this replica owed it and no replay is queued yet. Call
+	 * once the gate publishes again.
+	 * @param reason why, as the replayed event says
 	 */
-	void deliver(EventType type, ResourceEvent<T> event) {
-		if (this.closed || !this.owner.gate().publishes(event.getResource())) {
+	void replayIfOwed(String reason) {
+		if (this.missed.isOwed() && !this.replayQueued.get()) {
+			replay((resource) -> true, reason);
+		}
+	}
+
+	private void publishReplayed(int count, String reason) {
+		DeliveryQueue queue = this.queue;
+		if (this.closed || queue == null) {
 			return;
 		}
+		Runnable publish = () -> this.owner.getPublisher()
+			.publish(new ResourcesReplayedEvent(this.definition.getName(), this.namespace, count, reason),
+					() -> !this.closed);
+		if (queue.isDelivering()) {
+			publish.run();
+		}
+		else {
+			queue.marker(publish);
+		}
+	}
+
+	/**
+	 * Deliver an event to the listeners, on the queue's thread, while this replica
+	 * publishes it ({@code informer.delivery.mode}): the gate is asked before each
+	 * listener, so that no listener is called once the Lease lapsed. What the gate keeps
+	 * from listeners while this replica owes it is remembered and replayed.
+	 */
+	void deliver(EventType type, ResourceEvent<T> event) {
+		if (this.closed) {
+			return;
+		}
+		DeliveryGate gate = this.owner.gate();
+		T resource = event.getResource();
+		DeliveryGate.Verdict verdict = gate.verdict(resource);
+		if (verdict != DeliveryGate.Verdict.PUBLISH) {
+			if (verdict == DeliveryGate.Verdict.LAPSED) {
+				this.missed.missed(event);
+			}
+			return;
+		}
+		if (gate != DeliveryGate.ALL) {
+			replayIfOwed("lapse");
+		}
 		long started = System.nanoTime();
-		// stopped while a listener had this event: the next listeners must not get it
-		int failures = this.owner.getPublisher().publish(event, () -> !this.closed);
+		int failures = this.owner.getPublisher().publish(event, () -> proceed(gate, event));
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
 		this.status.eventDelivered(type, failures);
 		this.owner.getDeliveryObserver().delivered(this.owner.getName(), this.namespace, type, duration, failures);
+	}
+
+	/**
+	 * Whether the next listener gets the event: not once stopped, nor once the gate
+	 * closed (the rest of the event is then owed, if the Lease lapsed).
+	 */
+	private boolean proceed(DeliveryGate gate, ResourceEvent<T> event) {
+		if (this.closed) {
+			return false;
+		}
+		if (gate == DeliveryGate.ALL) {
+			return true;
+		}
+		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
+		if (verdict == DeliveryGate.Verdict.LAPSED) {
+			this.missed.missed(event);
+		}
+		return verdict == DeliveryGate.Verdict.PUBLISH;
 	}
 
 	/**

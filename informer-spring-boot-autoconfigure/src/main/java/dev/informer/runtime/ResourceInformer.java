@@ -9,14 +9,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -255,19 +252,22 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	/**
-	 * Relist every watch with the current shard selector, flagging the adds as replays.
-	 * Watches not running are left alone.
-	 * @param reason the relist reason
+	 * Replay every owned object of each watch whose gate kept back a change this replica
+	 * owed, in order with the watch's events. Call once the gate publishes again.
+	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
 	 */
-	void relistForShards(RelistReason reason) {
-		for (NamespaceInformer<T> part : this.parts) {
-			try {
-				part.relist(reason, true);
-			}
-			catch (IllegalStateException ex) {
-				// stopped meanwhile: it lists with the new selector when it starts
-			}
-		}
+	void replayIfOwed(String reason) {
+		this.parts.forEach((part) -> part.replayIfOwed(reason));
+	}
+
+	/**
+	 * Relist every watch with the current shard selector, each once a list permit lets
+	 * it, flagging the adds of objects this replica did not publish before as replays.
+	 * Watches not running are left alone; a relist that fails is retried.
+	 * @param delivered the objects this replica published before, by its previous range
+	 */
+	void relistForRange(Predicate<? super T> delivered) {
+		this.parts.forEach((part) -> part.relistForRange(delivered));
 	}
 
 	/**
@@ -363,14 +363,41 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @return a future that completes when every namespace has synced, or fails when one
 	 * gave up
 	 */
-	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
 			ListPermits permits, @Nullable NamespaceSelections selections) {
+		return start(client, customizers, permits, selections, null);
+	}
+
+	/**
+	 * Start every fabric8 informer, as
+	 * {@link #start(KubernetesClient, List, ListPermits, NamespaceSelections)} does, with
+	 * listeners run on {@code listenerThreads}, shared with other informers and shut down
+	 * by its owner; or, when {@code null}, on threads of this informer's own, at most
+	 * {@link ListenerThreads#DEFAULT_MAX} at once.
+	 * @param client the client
+	 * @param customizers the customizers to apply before each start
+	 * @param permits the cap on concurrent initial lists, shared by the informers
+	 * @param selections the shared watches on Namespaces, or {@code null}
+	 * @param listenerThreads where listeners run, or {@code null}
+	 * @return a future that completes when every namespace has synced, or fails when one
+	 * gave up
+	 */
+	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
+			ListPermits permits, @Nullable NamespaceSelections selections, @Nullable Executor listenerThreads) {
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
 		shutDownScheduler();
 		this.scheduler = recoveryScheduler();
-		ExecutorService executor = deliveryExecutor();
-		this.executor = executor;
+		Executor executor;
+		if (listenerThreads != null) {
+			executor = listenerThreads;
+			this.executor = null;
+		}
+		else {
+			ExecutorService own = ListenerThreads.create("informer-" + getName(), ListenerThreads.DEFAULT_MAX);
+			this.executor = own;
+			executor = own;
+		}
 		String selector = this.definition.getDeclaration().getNamespaceSelector();
 		if (selector != null) {
 			NamespaceSelections shared = (selections != null) ? selections : new NamespaceSelections(client);
@@ -389,20 +416,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		}
 		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> result.complete(null));
 		return result;
-	}
-
-	/**
-	 * Threads for listeners: one per namespace while it has events to deliver, none when
-	 * idle.
-	 */
-	private ExecutorService deliveryExecutor() {
-		AtomicInteger threads = new AtomicInteger();
-		ThreadFactory factory = (runnable) -> {
-			Thread thread = new Thread(runnable, "informer-" + getName() + "-" + threads.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
-		return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), factory);
 	}
 
 	/**

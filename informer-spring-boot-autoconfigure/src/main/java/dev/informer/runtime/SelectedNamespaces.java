@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -51,7 +51,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private List<InformerCustomizer> customizers = List.of();
 
-	private @Nullable ExecutorService executor;
+	private @Nullable Executor executor;
 
 	private ListPermits permits = ListPermits.UNLIMITED;
 
@@ -60,7 +60,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	private volatile boolean startupSynced;
 
 	synchronized CompletableFuture<Void> start(NamespaceSelections selections, String selector, KubernetesClient client,
-			List<InformerCustomizer> customizers, ExecutorService executor, ListPermits permits) {
+			List<InformerCustomizer> customizers, Executor executor, ListPermits permits) {
 		this.selections = selections;
 		this.selector = selector;
 		this.client = client;
@@ -144,7 +144,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private synchronized void startPart(NamespaceInformer<T> part) {
 		KubernetesClient client = this.client;
-		ExecutorService executor = this.executor;
+		Executor executor = this.executor;
 		if (this.running && client != null && executor != null && this.parts.contains(part)) {
 			// only now: the meters of a previous watch of this namespace are removed
 			this.observers.forEach((observer) -> observer.watchAdded(this.owner, part.getStatus()));
