@@ -39,9 +39,20 @@ class MonitoringAssetsTests {
 
 	private static final Path DOCS = Path.of("../docs");
 
+	/**
+	 * Labels Prometheus' Kubernetes service discovery or the Prometheus Operator give
+	 * every target: a scraped label of one of these names is renamed {@code exported_…}.
+	 */
+	static final Set<String> TARGET_LABELS = Set.of("namespace", "pod", "container", "service", "endpoint", "job",
+			"instance");
+
 	private static final Pattern METRIC = Pattern.compile("\\binformer_[a-z_]+\\b");
 
+	private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"");
+
 	private static Set<String> exported;
+
+	private static Set<String> exportedLabels;
 
 	@BeforeAll
 	static void scrape() {
@@ -49,13 +60,24 @@ class MonitoringAssetsTests {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(clock, new InformerEventPublisher(),
 				Duration.ofMinutes(5), "team-a");
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new InformerMetrics(new DefaultInformerRegistry(List.of(informer)), clock).bindTo(prometheus);
+		new InformerMetrics(new DefaultInformerRegistry(List.of(informer))).bindTo(prometheus);
 		exported = new TreeSet<>();
+		exportedLabels = new TreeSet<>();
 		for (String line : prometheus.scrape().split("\n")) {
 			if (!line.isBlank() && !line.startsWith("#")) {
 				exported.add(line.split("[{ ]", 2)[0]);
+				Matcher label = LABEL.matcher(line);
+				while (label.find()) {
+					exportedLabels.add(label.group(1));
+				}
 			}
 		}
+	}
+
+	@Test
+	void noExportedLabelIsATargetLabel() {
+		assertThat(exportedLabels).contains("informer", "k8s_namespace_name", "type", "reason")
+			.doesNotContainAnyElementsOf(TARGET_LABELS);
 	}
 
 	@Test
@@ -85,8 +107,8 @@ class MonitoringAssetsTests {
 		// what the dashboard is for
 		assertThat(used).contains("informer_watching", "informer_synced", "informer_events_total",
 				"informer_watch_reconnects_total", "informer_relists_total", "informer_resync_duration_seconds_sum",
-				"informer_resync_last_seconds", "informer_backlog_events", "informer_listener_duration_seconds_sum",
-				"informer_listener_duration_seconds_max");
+				"informer_resync_last_timestamp_seconds", "informer_backlog_events",
+				"informer_listener_duration_seconds_sum", "informer_listener_duration_seconds_max");
 	}
 
 	@Test
