@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -13,7 +12,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.metrics.ApplicationStartup;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.watch.KubernetesErrors;
@@ -47,6 +48,8 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private final WatchMonitor monitor;
 
+	private final StartupProgress progress;
+
 	private volatile boolean running;
 
 	private boolean listenersAdded;
@@ -70,6 +73,8 @@ public class InformerLifecycle implements SmartLifecycle {
 		this.customizers = List.copyOf(customizers);
 		this.startup = startup;
 		this.monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
+		this.progress = new StartupProgress((context instanceof ConfigurableApplicationContext configurable)
+				? configurable.getApplicationStartup() : ApplicationStartup.DEFAULT, StartupProgress.DEFAULT_INTERVAL);
 	}
 
 	@Override
@@ -92,7 +97,8 @@ public class InformerLifecycle implements SmartLifecycle {
 		// declare it
 		NamespaceSelections selections = new NamespaceSelections(this.client);
 		for (ResourceInformer<?> informer : this.registry.informers()) {
-			synced.add(informer.start(this.client, this.customizers, permits, selections));
+			synced.add(this.progress.listing(informer,
+					informer.start(this.client, this.customizers, permits, selections)));
 		}
 		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
@@ -117,7 +123,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> all.complete(null));
 		Duration timeout = this.startup.timeout();
 		try {
-			all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			this.progress.await(all, timeout, this.registry.informers());
 			logger.info("Informers synced: " + String.join(", ", this.registry.names()));
 		}
 		catch (InterruptedException ex) {
