@@ -52,7 +52,7 @@ final class StartupProgress {
 	CompletableFuture<Void> listing(ResourceInformer<?> informer, CompletableFuture<Void> synced) {
 		StartupStep step = this.startup.start("informer.list")
 			.tag("informer", informer.getName())
-			.tag("namespaces", String.valueOf(informer.getWatches().size()));
+			.tag("watches", String.valueOf(informer.getWatches().size()));
 		synced.whenComplete((ignored, ex) -> {
 			step.tag("outcome", (ex != null) ? "failed" : "synced");
 			step.tag("objects", String.valueOf(objects(informer)));

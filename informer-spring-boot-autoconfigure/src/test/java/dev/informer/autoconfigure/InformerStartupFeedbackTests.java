@@ -90,8 +90,8 @@ class InformerStartupFeedbackTests {
 		assertThat(steps).filteredOn((step) -> step.getName().equals("informer.list"))
 			.extracting(InformerStartupFeedbackTests::tags)
 			.containsExactlyInAnyOrder(
-					Map.of("informer", "configmaps", "namespaces", "2", "outcome", "synced", "objects", "0"),
-					Map.of("informer", "pods", "namespaces", "1", "outcome", "synced", "objects", "0"));
+					Map.of("informer", "configmaps", "watches", "2", "outcome", "synced", "objects", "0"),
+					Map.of("informer", "pods", "watches", "1", "outcome", "synced", "objects", "0"));
 		assertThat(steps).filteredOn((step) -> step.getName().equals("informer.sync.wait"))
 			.extracting(InformerStartupFeedbackTests::tags)
 			.containsExactly(Map.of("timeout", "PT1M", "outcome", "synced"));

@@ -87,7 +87,7 @@ class StartupProgressTests {
 		((WatchStatus) this.slow.getWatches().get(0)).live(cached(7));
 		synced.complete(null);
 		assertThat(tags("informer.list"))
-			.isEqualTo(Map.of("informer", "configmaps", "namespaces", "2", "outcome", "synced", "objects", "7"));
+			.isEqualTo(Map.of("informer", "configmaps", "watches", "2", "outcome", "synced", "objects", "7"));
 	}
 
 	@Test
