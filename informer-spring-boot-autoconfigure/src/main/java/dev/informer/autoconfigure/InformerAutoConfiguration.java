@@ -38,6 +38,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.metrics.StartupStep;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -103,6 +104,9 @@ public final class InformerAutoConfiguration {
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
 		}
+		StartupStep step = beanFactory.getApplicationStartup()
+			.start("informer.registry.create")
+			.tag("informers", String.join(",", declarations.stream().map(InformerDeclaration::getName).toList()));
 		ResourceKindResolver resolver;
 		if (TrainingRun.isActive()) {
 			logger.info("Training run (spring.context.exit=onRefresh): informer declarations are not checked "
@@ -110,19 +114,25 @@ public final class InformerAutoConfiguration {
 			resolver = ResourceKindResolver.withoutServer(beanFactory.getBeanClassLoader());
 		}
 		else {
+			String origin = configOrigin(client, beanFactory, connectionDetails);
+			logger.info(ConnectionDescription.of(client, origin));
 			// without waiting for sync, a kind with a class can start while discovery is
 			// down
-			resolver = new ResourceKindResolver(client,
-					Diagnostics.configSource(client, configOrigin(client, beanFactory, connectionDetails)),
+			resolver = new ResourceKindResolver(client, Diagnostics.configSource(client, origin),
 					beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
 		}
 		boolean failOnForbidden = properties.getStartup().isWaitForSync()
 				&& properties.getStartup().isFailOnForbidden();
 		RecoveryOptions recovery = recoveryOptions(properties.getReliability());
 		List<ResourceInformer<?>> informers = new ArrayList<>();
-		for (InformerDeclaration declaration : declarations) {
-			informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
-					RetryPolicy.standard(failOnForbidden, declaration), recovery, clock));
+		try {
+			for (InformerDeclaration declaration : declarations) {
+				informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
+						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock));
+			}
+		}
+		finally {
+			step.end();
 		}
 		return new DefaultInformerRegistry(informers);
 	}

@@ -1,6 +1,5 @@
 package dev.informer.metrics;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -34,10 +32,12 @@ import dev.informer.watch.WatchedInformer;
 
 /**
  * Micrometer meters of every informer's watches, tagged with {@code informer} and
- * {@code namespace} (the declared namespace, or {@code *} for an informer of all
+ * {@value #NAMESPACE_TAG} (the watched namespace, or {@code *} for an informer of all
  * namespaces or of a cluster-scoped kind: Prometheus needs the same tag keys on every
- * meter of a name). Counters and gauges read each {@link Watch}; only listener durations
- * are recorded, as a {@link DeliveryObserver}.
+ * meter of a name). The namespace tag is not called {@code namespace} because Prometheus
+ * service discovery gives every target a {@code namespace} label (the pod's), which would
+ * rename it to {@code exported_namespace}. Counters and gauges read each {@link Watch};
+ * only listener durations are recorded, as a {@link DeliveryObserver}.
  * <table>
  * <caption>Meters</caption>
  * <tr>
@@ -91,13 +91,13 @@ import dev.informer.watch.WatchedInformer;
  * <td></td>
  * </tr>
  * <tr>
- * <td>{@code informer.resync.last}</td>
- * <td>time gauge, seconds ago</td>
+ * <td>{@code informer.resync.last.timestamp}</td>
+ * <td>time gauge, Unix time</td>
  * <td></td>
  * </tr>
  * <tr>
- * <td>{@code informer.event.last}</td>
- * <td>time gauge, seconds ago</td>
+ * <td>{@code informer.event.last.timestamp}</td>
+ * <td>time gauge, Unix time</td>
  * <td></td>
  * </tr>
  * <tr>
@@ -125,14 +125,18 @@ import dev.informer.watch.WatchedInformer;
 public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetObserver {
 
 	/**
+	 * The tag of the watched namespace, named as OpenTelemetry's semantic conventions
+	 * name a Kubernetes object's namespace; {@code k8s_namespace_name} in Prometheus.
+	 */
+	public static final String NAMESPACE_TAG = "k8s.namespace.name";
+
+	/**
 	 * The relist reasons every watch has a counter for.
 	 */
 	static final List<RelistReason> RELIST_REASONS = List.of(RelistReason.GONE, RelistReason.ERROR, RelistReason.MANUAL,
 			RelistReason.STOPPED, RelistReason.FLAPPING, RelistReason.STALLED);
 
 	private final WatchRegistry registry;
-
-	private final Clock clock;
 
 	private final Map<WatchKey, Map<EventType, List<Timer>>> listenerTimers = new ConcurrentHashMap<>();
 
@@ -146,11 +150,9 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 	/**
 	 * Create the meters' binder.
 	 * @param registry the informers
-	 * @param clock the clock for "seconds ago" gauges, the one the informers use
 	 */
-	public InformerMetrics(WatchRegistry registry, Clock clock) {
+	public InformerMetrics(WatchRegistry registry) {
 		this.registry = registry;
-		this.clock = clock;
 	}
 
 	@Override
@@ -260,13 +262,15 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
-			.builder("informer.resync.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastResyncAt))
-			.description("Time since the last resync event")
+			.builder("informer.resync.last.timestamp", status, TimeUnit.SECONDS,
+					(watch) -> unixSeconds(watch.getLastResyncAt()))
+			.description("When the last resync event was delivered, as Unix time")
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
-			.builder("informer.event.last", status, TimeUnit.SECONDS, (watch) -> secondsSince(watch::getLastActivityAt))
-			.description("Time since the last event or bookmark")
+			.builder("informer.event.last.timestamp", status, TimeUnit.SECONDS,
+					(watch) -> unixSeconds(watch.getLastActivityAt()))
+			.description("When the last event or bookmark arrived, as Unix time")
 			.tags(tags)
 			.register(meters));
 		registered
@@ -301,19 +305,15 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 	 * Return the tags of one watch.
 	 * @param informer the informer
 	 * @param status one of its watches
-	 * @return the {@code informer} and {@code namespace} tags
+	 * @return the {@code informer} and {@value #NAMESPACE_TAG} tags
 	 */
 	static Tags tags(Informer<?> informer, Watch status) {
 		String namespace = status.getNamespace();
-		return Tags.of("informer", informer.getName(), "namespace", (namespace != null) ? namespace : "*");
+		return Tags.of("informer", informer.getName(), NAMESPACE_TAG, (namespace != null) ? namespace : "*");
 	}
 
-	private double secondsSince(Supplier<@Nullable Instant> time) {
-		Instant instant = time.get();
-		if (instant == null) {
-			return Double.NaN;
-		}
-		return Duration.between(instant, this.clock.instant()).toMillis() / 1000.0;
+	private static double unixSeconds(@Nullable Instant instant) {
+		return (instant != null) ? instant.toEpochMilli() / 1000.0 : Double.NaN;
 	}
 
 	private static double lastListItems(Watch status) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,7 +14,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.metrics.ApplicationStartup;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.watch.KubernetesErrors;
@@ -49,6 +50,8 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private final WatchMonitor monitor;
 
+	private final StartupProgress progress;
+
 	private volatile @Nullable ExecutorService listenerThreads;
 
 	private volatile boolean running;
@@ -74,6 +77,8 @@ public class InformerLifecycle implements SmartLifecycle {
 		this.customizers = List.copyOf(customizers);
 		this.startup = startup;
 		this.monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
+		this.progress = new StartupProgress((context instanceof ConfigurableApplicationContext configurable)
+				? configurable.getApplicationStartup() : ApplicationStartup.DEFAULT, StartupProgress.DEFAULT_INTERVAL);
 	}
 
 	@Override
@@ -99,7 +104,8 @@ public class InformerLifecycle implements SmartLifecycle {
 		// declare it
 		NamespaceSelections selections = new NamespaceSelections(this.client);
 		for (ResourceInformer<?> informer : this.registry.informers()) {
-			synced.add(informer.start(this.client, this.customizers, permits, selections, listenerThreads));
+			synced.add(this.progress.listing(informer,
+					informer.start(this.client, this.customizers, permits, selections, listenerThreads)));
 		}
 		this.monitor.start();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
@@ -124,7 +130,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> all.complete(null));
 		Duration timeout = this.startup.timeout();
 		try {
-			all.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			this.progress.await(all, timeout, this.registry.informers());
 			logger.info("Informers synced: " + String.join(", ", this.registry.names()));
 		}
 		catch (InterruptedException ex) {

@@ -88,16 +88,16 @@ class InformerActuatorTests {
 	@Test
 	void prometheusExportsTheInformerMeters() {
 		await().untilAsserted(() -> assertThat(prometheus())
-			.contains("informer_watching{informer=\"configmaps\",namespace=\"obs\"} 1"));
+			.contains("informer_watching{informer=\"configmaps\",k8s_namespace_name=\"obs\"} 1"));
 		assertThat(prometheus())
-			.contains("informer_events_total{informer=\"configmaps\",namespace=\"obs\",type=\"added\"} 2")
-			.contains("informer_cache_size_objects{informer=\"configmaps\",namespace=\"obs\"} 2")
-			.contains("informer_synced{informer=\"configmaps\",namespace=\"obs\"} 1")
-			.contains("informer_list_duration_seconds_count{informer=\"configmaps\",namespace=\"obs\"}")
-			.contains("informer_listener_duration_seconds_count{informer=\"configmaps\",namespace=\"obs\","
+			.contains("informer_events_total{informer=\"configmaps\",k8s_namespace_name=\"obs\",type=\"added\"} 2")
+			.contains("informer_cache_size_objects{informer=\"configmaps\",k8s_namespace_name=\"obs\"} 2")
+			.contains("informer_synced{informer=\"configmaps\",k8s_namespace_name=\"obs\"} 1")
+			.contains("informer_list_duration_seconds_count{informer=\"configmaps\",k8s_namespace_name=\"obs\"}")
+			.contains("informer_listener_duration_seconds_count{informer=\"configmaps\",k8s_namespace_name=\"obs\","
 					+ "type=\"added\"} 2")
-			.contains("informer_relists_total{informer=\"configmaps\",namespace=\"obs\",reason=\"410\"} 0")
-			.contains("informer_backlog_events{informer=\"configmaps\",namespace=\"obs\"} 0");
+			.contains("informer_relists_total{informer=\"configmaps\",k8s_namespace_name=\"obs\",reason=\"410\"} 0")
+			.contains("informer_backlog_events{informer=\"configmaps\",k8s_namespace_name=\"obs\"} 0");
 	}
 
 	@Test

@@ -144,7 +144,7 @@ class NamespaceSelectorIT {
 				InvariantListener listener = context.getBean(InvariantListener.class);
 				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 				SimpleMeterRegistry meters = new SimpleMeterRegistry();
-				new InformerMetrics(registry, java.time.Clock.systemUTC()).bindTo(meters);
+				new InformerMetrics(registry).bindTo(meters);
 				int metersOfOneWatch = meters.getMeters().size();
 				// faster than the slow listener delivers: leaves and joins queue up
 				// behind
@@ -184,7 +184,7 @@ class NamespaceSelectorIT {
 				assertThat(context).hasNotFailed();
 				DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
 				SimpleMeterRegistry meters = new SimpleMeterRegistry();
-				new InformerMetrics(registry, java.time.Clock.systemUTC()).bindTo(meters);
+				new InformerMetrics(registry).bindTo(meters);
 				long watchesBefore = openConfigMapWatches();
 				int threadsBefore = Thread.activeCount();
 				int metersBefore = meters.getMeters().size();

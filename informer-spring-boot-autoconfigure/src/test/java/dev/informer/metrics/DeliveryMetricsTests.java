@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +80,18 @@ class DeliveryMetricsTests {
 		assertThat(this.meters.get("informer.delivery.members").gauge().value()).isEqualTo(2);
 		assertThat(this.meters.find("informer.delivery.leader").meters()).isEmpty();
 		assertThat(this.meters.find("informer.delivery.owned.objects").meters()).hasSize(1);
+	}
+
+	@Test
+	void noTagIsALabelThatPrometheusGivesEveryTarget() {
+		leader(DeliveryRole.LEADER, 0);
+		new DeliveryMetrics(this.source).bindTo(this.meters);
+		sharded(0, List.of("pod-a"));
+		new DeliveryMetrics(this.source).bindTo(this.meters);
+		assertThat(this.meters.getMeters()).flatMap((meter) -> meter.getId().getTags())
+			.extracting(Tag::getKey)
+			.containsOnly("group", "mode")
+			.doesNotContainAnyElementsOf(MonitoringAssetsTests.TARGET_LABELS);
 	}
 
 	@Test

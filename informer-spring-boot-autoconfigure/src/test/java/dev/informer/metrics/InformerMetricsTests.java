@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -36,15 +37,15 @@ class InformerMetricsTests {
 	private final Watch teamA = this.informer.getWatches().get(0);
 
 	@Test
-	void everyWatchHasItsMetersTaggedWithInformerAndNamespace() {
+	void everyWatchHasItsMetersTaggedWithInformerAndWatchedNamespace() {
 		bind();
 		assertThat(this.meters.find("informer.synced").gauges())
-			.extracting((gauge) -> gauge.getId().getTag("namespace"))
+			.extracting((gauge) -> gauge.getId().getTag(InformerMetrics.NAMESPACE_TAG))
 			.containsExactlyInAnyOrder("team-a", "team-b");
 		assertThat(this.meters.getMeters()).extracting((meter) -> meter.getId().getName())
 			.contains("informer.events", "informer.cache.size", "informer.watching", "informer.synced",
 					"informer.watch.reconnects", "informer.relists", "informer.list.duration", "informer.list.items",
-					"informer.resync.duration", "informer.resync.last", "informer.event.last",
+					"informer.resync.duration", "informer.resync.last.timestamp", "informer.event.last.timestamp",
 					"informer.resource.version", "informer.listener.duration", "informer.listener.errors",
 					"informer.backlog");
 		assertThat(this.meters.getMeters()).map(Meter::getId)
@@ -54,8 +55,9 @@ class InformerMetricsTests {
 	@Test
 	void anInformerOfAllNamespacesIsTaggedWithAStar() {
 		ResourceInformer<ConfigMap> all = TestWatches.configMaps(this.clock);
-		new InformerMetrics(new DefaultInformerRegistry(List.of(all)), this.clock).bindTo(this.meters);
-		assertThat(this.meters.get("informer.synced").gauge().getId().getTag("namespace")).isEqualTo("*");
+		new InformerMetrics(new DefaultInformerRegistry(List.of(all))).bindTo(this.meters);
+		assertThat(this.meters.get("informer.synced").gauge().getId().getTag(InformerMetrics.NAMESPACE_TAG))
+			.isEqualTo("*");
 	}
 
 	@Test
@@ -77,30 +79,47 @@ class InformerMetricsTests {
 		assertThat(counter("informer.relists", "reason", "410")).isZero();
 		assertThat(gauge("informer.synced")).isEqualTo(1);
 		assertThat(gauge("informer.list.items")).isEqualTo(4);
-		FunctionTimer lists = this.meters.get("informer.list.duration").tag("namespace", "team-a").functionTimer();
+		FunctionTimer lists = this.meters.get("informer.list.duration")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-a")
+			.functionTimer();
 		assertThat(lists.count()).isEqualTo(2);
-		assertThat(this.meters.get("informer.synced").tag("namespace", "team-b").gauge().value()).isZero();
+		assertThat(this.meters.get("informer.synced").tag(InformerMetrics.NAMESPACE_TAG, "team-b").gauge().value())
+			.isZero();
 	}
 
 	@Test
-	void agesAreSecondsSinceTheLastEventOrResync() {
+	void timesOfTheLastEventAndResyncAreUnixTimestamps() {
 		bind();
-		assertThat(gauge("informer.event.last")).isNaN();
-		assertThat(gauge("informer.resync.last")).isNaN();
+		assertThat(gauge("informer.event.last.timestamp")).isNaN();
+		assertThat(gauge("informer.resync.last.timestamp")).isNaN();
 		assertThat(gauge("informer.resource.version")).isNaN();
 		TestWatches.sync(this.teamA, 1);
 		TestWatches.delivered(this.teamA, EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(1500));
 		TestWatches.delivered(this.teamA, EventType.RESYNC, 0);
+		double resyncedAt = this.clock.instant().toEpochMilli() / 1000.0;
 		this.clock.advance(Duration.ofSeconds(30));
-		assertThat(gauge("informer.event.last")).isEqualTo(30);
-		assertThat(gauge("informer.resync.last")).isEqualTo(30);
-		FunctionTimer resyncs = this.meters.get("informer.resync.duration").tag("namespace", "team-a").functionTimer();
+		// 2026-01-01T00:00:01.5Z, however much later it is read
+		assertThat(resyncedAt).isEqualTo(1767225601.5);
+		assertThat(gauge("informer.event.last.timestamp")).isEqualTo(resyncedAt);
+		assertThat(gauge("informer.resync.last.timestamp")).isEqualTo(resyncedAt);
+		FunctionTimer resyncs = this.meters.get("informer.resync.duration")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-a")
+			.functionTimer();
 		assertThat(resyncs.count()).isEqualTo(1);
 		assertThat(resyncs.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1500);
 		// a bookmark moves the resourceVersion without an event
 		TestWatches.resourceVersion(this.teamA, "1234");
-		assertThat(gauge("informer.event.last")).isZero();
+		assertThat(gauge("informer.event.last.timestamp")).isEqualTo(resyncedAt + 30);
+		assertThat(gauge("informer.resync.last.timestamp")).isEqualTo(resyncedAt);
+	}
+
+	@Test
+	void noTagIsALabelThatPrometheusGivesEveryTarget() {
+		bind();
+		assertThat(this.meters.getMeters()).flatMap((meter) -> meter.getId().getTags())
+			.extracting(Tag::getKey)
+			.doesNotContainAnyElementsOf(MonitoringAssetsTests.TARGET_LABELS);
 	}
 
 	@Test
@@ -111,13 +130,13 @@ class InformerMetricsTests {
 		TestWatches.observer(this.informer)
 			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.UPDATED, Duration.ofMillis(40), 1);
 		var timer = this.meters.get("informer.listener.duration")
-			.tag("namespace", "team-a")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-a")
 			.tag("type", "updated")
 			.timer();
 		assertThat(timer.count()).isEqualTo(2);
 		assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(60);
 		assertThat(this.meters.get("informer.listener.duration")
-			.tag("namespace", "team-b")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-b")
 			.tag("type", "updated")
 			.timer()
 			.count()).isZero();
@@ -125,28 +144,30 @@ class InformerMetricsTests {
 
 	@Test
 	void bindingTwiceObservesDeliveriesOnceButRecordsInBothRegistries() {
-		InformerMetrics metrics = new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer)), this.clock);
+		InformerMetrics metrics = new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer)));
 		SimpleMeterRegistry other = new SimpleMeterRegistry();
 		metrics.bindTo(this.meters);
 		metrics.bindTo(other);
 		TestWatches.observer(this.informer)
 			.delivered(this.informer.getName(), this.teamA.getNamespace(), EventType.ADDED, Duration.ofMillis(5), 0);
 		assertThat(this.meters.get("informer.listener.duration")
-			.tag("namespace", "team-a")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-a")
 			.tag("type", "added")
 			.timer()
 			.count()).isEqualTo(1);
-		assertThat(
-				other.get("informer.listener.duration").tag("namespace", "team-a").tag("type", "added").timer().count())
-			.isEqualTo(1);
+		assertThat(other.get("informer.listener.duration")
+			.tag(InformerMetrics.NAMESPACE_TAG, "team-a")
+			.tag("type", "added")
+			.timer()
+			.count()).isEqualTo(1);
 	}
 
 	private void bind() {
-		new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer)), this.clock).bindTo(this.meters);
+		new InformerMetrics(new DefaultInformerRegistry(List.of(this.informer))).bindTo(this.meters);
 	}
 
 	private double counter(String name, String tag, String value) {
-		var search = this.meters.get(name).tag("namespace", "team-a");
+		var search = this.meters.get(name).tag(InformerMetrics.NAMESPACE_TAG, "team-a");
 		if (tag != null) {
 			search = search.tag(tag, value);
 		}
@@ -154,7 +175,7 @@ class InformerMetricsTests {
 	}
 
 	private double gauge(String name) {
-		var search = this.meters.get(name).tag("namespace", "team-a");
+		var search = this.meters.get(name).tag(InformerMetrics.NAMESPACE_TAG, "team-a");
 		Meter meter = search.meter();
 		return meter.measure().iterator().next().getValue();
 	}

@@ -1,6 +1,5 @@
 package dev.informer.reliability;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -79,7 +78,7 @@ class ListenerFaultTests {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
-			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
 			// the failing listener ran first, every time, and the recording one still got
 			// everything
@@ -89,7 +88,7 @@ class ListenerFaultTests {
 			assertThat(status.getListenerFailures()).isEqualTo(4);
 			assertThat(meters.get("informer.listener.errors")
 				.tag("informer", "configmaps")
-				.tag("namespace", NS)
+				.tag("k8s.namespace.name", NS)
 				.functionCounter()
 				.count()).isEqualTo(4);
 			assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
@@ -127,7 +126,7 @@ class ListenerFaultTests {
 			GatedListener gated = context.getBean(GatedListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
-			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			// the listener holds the first update while the other 999 queue up behind it
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 1000);
 			assertThat(backlogGauge(meters)).isEqualTo(1000);
@@ -167,7 +166,11 @@ class ListenerFaultTests {
 	}
 
 	private static double backlogGauge(SimpleMeterRegistry meters) {
-		return meters.get("informer.backlog").tag("informer", "configmaps").tag("namespace", NS).gauge().value();
+		return meters.get("informer.backlog")
+			.tag("informer", "configmaps")
+			.tag("k8s.namespace.name", NS)
+			.gauge()
+			.value();
 	}
 
 	private static ConfigMap secret(String name, String resourceVersion) {

@@ -1,6 +1,5 @@
 package dev.informer.reliability;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -69,7 +68,7 @@ class ResyncTests {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
-			new InformerMetrics(context.getBean(DefaultInformerRegistry.class), Clock.systemUTC()).bindTo(meters);
+			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.getResyncCount() >= 3
 						&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
@@ -96,7 +95,9 @@ class ResyncTests {
 			assertThat(status.getLastResyncDuration()).isLessThan(Duration.ofMillis(500));
 			assertThat(Duration.between(last, status.getNextResyncAt())).isBetween(Duration.ofMillis(500),
 					Duration.ofSeconds(1));
-			FunctionTimer resyncTimer = meters.get("informer.resync.duration").tag("namespace", NS).functionTimer();
+			FunctionTimer resyncTimer = meters.get("informer.resync.duration")
+				.tag("k8s.namespace.name", NS)
+				.functionTimer();
 			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
 			assertThat(status.getBacklog()).isZero();
 		});

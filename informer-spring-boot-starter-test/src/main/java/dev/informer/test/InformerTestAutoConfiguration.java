@@ -1,6 +1,7 @@
 package dev.informer.test;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -8,16 +9,16 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
 
@@ -35,7 +36,10 @@ import dev.informer.watch.DeliveryStatusSource;
  * Ordered before {@link InformerAutoConfiguration} so that the informers use this client.
  */
 @AutoConfiguration(before = InformerAutoConfiguration.class)
+@EnableConfigurationProperties(InformerTestProperties.class)
 public final class InformerTestAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(InformerTestAutoConfiguration.class);
 
 	/**
 	 * The property that chooses the server when {@link InformerTest#server()} is left at
@@ -44,27 +48,40 @@ public final class InformerTestAutoConfiguration {
 	static final String SERVER_PROPERTY = "informer.test.server";
 
 	/**
-	 * The property that lists the manifests to create before the informers start.
-	 */
-	static final String MANIFESTS_PROPERTY = "informer.test.manifests";
-
-	/**
 	 * The property that makes the informers run as a user with only the RBAC they need.
 	 */
 	static final String RESTRICTED_PROPERTY = "informer.test.restricted";
 
-	/**
-	 * The property that names informers whose rules the restricted user is not granted,
-	 * to prove that the application fails clearly when its RBAC lags its declarations.
-	 */
-	static final String UNGRANTED_PROPERTY = "informer.test.restricted-ungranted-informers";
-
 	@Bean
 	@ConditionalOnMissingBean(KubernetesConnectionDetails.class)
-	KubernetesConnectionDetails informerTestApiServer(Environment environment) {
-		Server server = resolve(Binder.get(environment).bind(SERVER_PROPERTY, Server.class).orElse(Server.AUTO),
-				RealApiServer.isInstalled());
+	KubernetesConnectionDetails informerTestApiServer(InformerTestProperties properties) {
+		Server requested = properties.getServer();
+		Server server = resolve(requested, RealApiServer.isInstalled());
+		logger.info(choice(requested, server));
 		return (server == Server.REAL) ? RealApiServer.get() : new MockApiServer();
+	}
+
+	/**
+	 * Say which server a test uses and why.
+	 * @param requested the server the test asked for
+	 * @param server the server it gets
+	 * @return the line to log
+	 */
+	static String choice(Server requested, Server server) {
+		String which = (server == Server.REAL) ? "a real kube-apiserver and etcd" : "fabric8's mock API server";
+		if (requested != Server.AUTO) {
+			return "Informer test uses " + which + ": " + SERVER_PROPERTY + "="
+					+ requested.name().toLowerCase(Locale.ROOT)
+					+ " (or @InformerTest/@AutoConfigureInformerTest(server = " + requested + "))";
+		}
+		if (server == Server.REAL) {
+			return "Informer test uses " + which + ": " + SERVER_PROPERTY
+					+ " is auto and their binaries are installed in " + RealApiServer.binaryRoot() + " (set "
+					+ SERVER_PROPERTY + "=mock for the mock server)";
+		}
+		return "Informer test uses " + which + ": " + SERVER_PROPERTY + " is auto and there are no kube-apiserver "
+				+ "and etcd binaries in " + RealApiServer.binaryRoot() + " (scripts/envtest.sh builds them; set "
+				+ SERVER_PROPERTY + "=real to fail instead)";
 	}
 
 	/**
@@ -87,10 +104,10 @@ public final class InformerTestAutoConfiguration {
 	 */
 	@Bean(defaultCandidate = false)
 	@AdminClient
-	KubernetesClient informerTestAdminClient(KubernetesConnectionDetails connectionDetails, Environment environment,
-			ResourceLoader resourceLoader) {
+	KubernetesClient informerTestAdminClient(KubernetesConnectionDetails connectionDetails,
+			InformerTestProperties properties, ResourceLoader resourceLoader) {
 		Config config = connectionDetails.getConfig();
-		String namespace = environment.getProperty(TestNamespaceContextCustomizerFactory.NAMESPACE_PROPERTY);
+		String namespace = properties.getNamespace();
 		if (namespace != null) {
 			config.setNamespace(namespace);
 		}
@@ -100,12 +117,7 @@ public final class InformerTestAutoConfiguration {
 				.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
 				.create();
 		}
-		List<Resource> manifests = Binder.get(environment)
-			.bind(MANIFESTS_PROPERTY, Bindable.listOf(String.class))
-			.orElse(List.of())
-			.stream()
-			.map(resourceLoader::getResource)
-			.toList();
+		List<Resource> manifests = properties.getManifests().stream().map(resourceLoader::getResource).toList();
 		Manifests.apply(client, manifests, InformerEvents.DEFAULT_TIMEOUT);
 		return client;
 	}
@@ -118,10 +130,10 @@ public final class InformerTestAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	KubernetesClient informerTestKubernetesClient(KubernetesConnectionDetails connectionDetails,
-			@AdminClient KubernetesClient admin, Environment environment) {
+			@AdminClient KubernetesClient admin, InformerTestProperties properties) {
 		Config config = connectionDetails.getConfig();
 		config.setNamespace(admin.getNamespace());
-		if (isRestricted(environment)) {
+		if (properties.isRestricted()) {
 			if (connectionDetails instanceof MockApiServer) {
 				throw new IllegalStateException("@InformerTest(restricted = true) needs a server that enforces RBAC: "
 						+ "fabric8's mock server allows everything. Use @InformerTest(server = Server.REAL) or a K3s "
@@ -140,22 +152,17 @@ public final class InformerTestAutoConfiguration {
 	@ConditionalOnBooleanProperty(RESTRICTED_PROPERTY)
 	@Nullable RestrictedAccess informerTestRestrictedAccess(@AdminClient KubernetesClient admin, KubernetesClient client,
 			ObjectProvider<InformerRegistry> registry, ObjectProvider<DeliveryStatusSource> delivery,
-			Environment environment) {
+			InformerTestProperties properties) {
 		InformerRegistry informers = registry.getIfAvailable();
 		if (informers == null || client.getConfiguration().getImpersonateUsername() == null) {
 			return null;
 		}
-		Set<String> ungranted = Set
-			.copyOf(Binder.get(environment).bind(UNGRANTED_PROPERTY, Bindable.listOf(String.class)).orElse(List.of()));
+		Set<String> ungranted = Set.copyOf(properties.getRestrictedUngrantedInformers());
 		// the Leases of informer.delivery.mode leader or sharded, as production grants
 		// them
 		DeliveryStatusSource source = delivery.getIfAvailable();
 		DeliverySnapshot leases = (source != null) ? source.snapshot() : null;
 		return RestrictedAccess.grant(admin, client, informers, ungranted, leases, InformerEvents.DEFAULT_TIMEOUT);
-	}
-
-	private static boolean isRestricted(Environment environment) {
-		return environment.getProperty(RESTRICTED_PROPERTY, Boolean.class, false);
 	}
 
 	/**

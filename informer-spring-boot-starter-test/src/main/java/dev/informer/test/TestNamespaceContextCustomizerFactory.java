@@ -15,10 +15,10 @@ import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 
 /**
- * Gives the application context of every {@link InformerTest @InformerTest} a fresh
- * namespace name in the {@code informer.test.namespace} property, unless the test sets
- * it. The name exists before the context starts, so informer declarations can refer to
- * it.
+ * Gives the application context of every {@link InformerTest @InformerTest} and
+ * {@link AutoConfigureInformerTest @AutoConfigureInformerTest} test a fresh namespace
+ * name in the {@code informer.test.namespace} property, unless the test sets it. The name
+ * exists before the context starts, so informer declarations can refer to it.
  */
 class TestNamespaceContextCustomizerFactory implements ContextCustomizerFactory {
 

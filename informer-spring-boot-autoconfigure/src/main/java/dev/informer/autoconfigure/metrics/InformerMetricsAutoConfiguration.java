@@ -1,11 +1,8 @@
 package dev.informer.autoconfigure.metrics;
 
-import java.time.Clock;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,9 +29,8 @@ public final class InformerMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerMetrics informerMetrics(WatchRegistry registry,
-			@Qualifier(InformerAutoConfiguration.CLOCK_BEAN_NAME) Clock clock) {
-		return new InformerMetrics(registry, clock);
+	InformerMetrics informerMetrics(WatchRegistry registry) {
+		return new InformerMetrics(registry);
 	}
 
 	@Bean

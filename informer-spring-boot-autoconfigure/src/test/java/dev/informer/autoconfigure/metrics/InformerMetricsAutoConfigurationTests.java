@@ -56,7 +56,7 @@ class InformerMetricsAutoConfigurationTests {
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				assertThat(meters.get("informer.synced")
 					.tag("informer", "configmaps")
-					.tag("namespace", "metrics-ac")
+					.tag("k8s.namespace.name", "metrics-ac")
 					.gauge()
 					.value()).isEqualTo(1);
 				assertThat(meters.get("informer.list.duration").tag("informer", "configmaps").functionTimer().count())
@@ -114,8 +114,7 @@ class InformerMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.withBean("customMetrics", InformerMetrics.class,
-					() -> new InformerMetrics(new DefaultInformerRegistry(java.util.List.of()),
-							java.time.Clock.systemUTC()))
+					() -> new InformerMetrics(new DefaultInformerRegistry(java.util.List.of())))
 			.run((context) -> assertThat(context).hasSingleBean(InformerMetrics.class).hasBean("customMetrics"));
 	}
 
