@@ -49,7 +49,7 @@ abstract class DemoModeScenario {
 	private static URI masterUrl;
 
 	static void start(String mode) {
-		context = SampleApplication.application(mode).run("--server.port=0");
+		context = TestSampleApplication.demo().run("--server.port=0", "--demo=" + mode).getApplicationContext();
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		http = RestClient.create("http://127.0.0.1:" + port);
 		masterUrl = URI.create(context.getBean(DemoApiServer.class).client().getMasterUrl().toString());
