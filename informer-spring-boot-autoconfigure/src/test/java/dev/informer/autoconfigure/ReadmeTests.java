@@ -138,7 +138,8 @@ class ReadmeTests {
 
 	private static Optional<Path> testSource(String className) {
 		for (String module : new String[] { "informer-spring-boot-autoconfigure", "informer-spring-boot-starter-test",
-				"informer-spring-boot-starter-test-usage", "sample-app", "benchmarks" }) {
+				"informer-spring-boot-starter-test-usage", "informer-spring-cloud-kubernetes-usage", "sample-app",
+				"benchmarks" }) {
 			try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src/test/java"))) {
 				Optional<Path> found = files.filter((file) -> file.getFileName().toString().equals(className + ".java"))
 					.findFirst();
