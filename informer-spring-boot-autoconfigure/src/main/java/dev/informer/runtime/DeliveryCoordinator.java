@@ -227,6 +227,9 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
 		}
+		if (refused.code() != 403) {
+			return LeaseRequestFailures.startupFailure(this.options.group(), refused);
+		}
 		List<String> verbs = this.shardedInformers.isEmpty() ? RbacRules.LEADER_LEASE_VERBS
 				: RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(
@@ -438,7 +441,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 			leadership = new DeliverySnapshot.Leadership(held ? DeliveryRole.LEADER : DeliveryRole.STANDBY,
 					this.options.leaderLeaseName(), (leader != null) ? leader.holder() : null,
 					(leader != null) ? leader.lastRenewal() : null, (leader != null) ? leader.lastContact() : null,
-					this.handovers.get());
+					this.handovers.get(), (leader != null) ? leader.refusal() : null);
 		}
 		LeaseElection member = this.member;
 		DeliverySnapshot.Sharding sharding = null;
@@ -446,7 +449,8 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 			boolean held = member != null && member.isHeld() && !this.ranges.isEmpty();
 			sharding = new DeliverySnapshot.Sharding(held ? DeliveryRole.MEMBER : DeliveryRole.DETACHED,
 					this.options.memberLeaseName(), this.members, held ? this.ranges.describe() : List.of(),
-					this.serverSharding, (member != null) ? member.lastRenewal() : null, this.rangeChanges.get());
+					this.serverSharding, (member != null) ? member.lastRenewal() : null, this.rangeChanges.get(),
+					(member != null) ? member.refusal() : null);
 		}
 		return new DeliverySnapshot(this.options.group(), this.options.identity(), this.options.leaseNamespace(), modes,
 				leadership, sharding, this.clock.instant());
