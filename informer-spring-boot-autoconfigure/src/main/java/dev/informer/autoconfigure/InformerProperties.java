@@ -238,7 +238,9 @@ public class InformerProperties implements InitializingBean {
 		/**
 		 * Whether startup fails at once when the API server denies the initial list (HTTP
 		 * 401 or 403). When false the informer retries with backoff until access is
-		 * granted. Only applies while startup waits for sync.
+		 * granted. Only applies while startup waits for sync. With a namespace-selector
+		 * it applies to the watch on Namespaces, not to the namespaces it chooses: those
+		 * are retried, as their RoleBinding may come after their label.
 		 */
 		private boolean failOnForbidden = true;
 

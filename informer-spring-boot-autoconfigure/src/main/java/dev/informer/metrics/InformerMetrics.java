@@ -37,7 +37,9 @@ import dev.informer.watch.WatchedInformer;
  * {@code namespace} (the declared namespace, or {@code *} for an informer of all
  * namespaces or of a cluster-scoped kind: Prometheus needs the same tag keys on every
  * meter of a name). Counters and gauges read each {@link Watch}; only listener durations
- * are recorded, as a {@link DeliveryObserver}.
+ * are recorded, as a {@link DeliveryObserver}. The watch on Namespaces of a
+ * {@code namespace-selector} has meters of its own
+ * ({@code informer.namespace.selection.*}, see {@link NamespaceSelectionMeters}).
  * <table>
  * <caption>Meters</caption>
  * <tr>
@@ -160,6 +162,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 			for (Watch status : informer.getWatches()) {
 				bind(meters, informer, status);
 			}
+			NamespaceSelectionMeters.bind(meters, informer);
 			if (this.observed.add(informer)) {
 				informer.addDeliveryObserver(this);
 				informer.addWatchSetObserver(this);
