@@ -49,7 +49,8 @@ class MonitoringAssetsTests {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(clock, new InformerEventPublisher(),
 				Duration.ofMinutes(5), "team-a");
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new InformerMetrics(new DefaultInformerRegistry(List.of(informer)), clock).bindTo(prometheus);
+		ResourceInformer<ConfigMap> selected = TestWatches.selectedConfigMaps(clock, "tenant=acme");
+		new InformerMetrics(new DefaultInformerRegistry(List.of(informer, selected)), clock).bindTo(prometheus);
 		exported = new TreeSet<>();
 		for (String line : prometheus.scrape().split("\n")) {
 			if (!line.isBlank() && !line.startsWith("#")) {
@@ -61,7 +62,10 @@ class MonitoringAssetsTests {
 	@Test
 	void scrapeHasTheDocumentedNames() {
 		assertThat(exported).contains("informer_events_total", "informer_watching", "informer_synced",
-				"informer_backlog_events", "informer_listener_duration_seconds_count");
+				"informer_backlog_events", "informer_listener_duration_seconds_count",
+				"informer_namespace_selection_watching", "informer_namespace_selection_synced",
+				"informer_namespace_selection_namespaces", "informer_namespace_selection_reconnects_total",
+				"informer_namespace_selection_relists_total");
 	}
 
 	@Test
