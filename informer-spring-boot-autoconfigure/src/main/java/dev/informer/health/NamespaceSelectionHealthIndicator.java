@@ -1,15 +1,13 @@
 package dev.informer.health;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.informer.watch.Watch;
-import dev.informer.watch.WatchError;
+import dev.informer.watch.WatchDetails;
 import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
 import dev.informer.watch.WatchSnapshot;
@@ -46,42 +44,22 @@ public class NamespaceSelectionHealthIndicator implements HealthIndicator {
 
 	@Override
 	public Health health() {
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("kind", "Namespace");
-		details.put("namespaceSelector",
-				String.valueOf(this.informer.getDefinition().getDeclaration().getNamespaceSelector()));
-		details.put("namespaces",
-				this.informer.getWatches().stream().map((watch) -> String.valueOf(watch.getNamespace())).toList());
 		Watch watch = this.informer.getNamespaceWatch();
 		if (watch == null) {
-			return Health.outOfService().withDetails(details).withDetail("reason", "NotStarted").build();
+			return Health.outOfService()
+				.withDetail("namespaceSelector",
+						String.valueOf(this.informer.getDefinition().getDeclaration().getNamespaceSelector()))
+				.withDetail("reason", "NotStarted")
+				.build();
 		}
 		WatchSnapshot snapshot = watch.snapshot();
 		WatchHealth health = this.policy.evaluate(this.informer, snapshot, this.clock.instant());
-		details.put("state", snapshot.state().name());
-		details.put("synced", snapshot.isSynced());
-		details.put("watching", snapshot.watching());
-		if (!snapshot.watching() && snapshot.notWatchingSince() != null) {
-			details.put("notWatchingSince", String.valueOf(snapshot.notWatchingSince()));
-		}
-		if (snapshot.lastResourceVersion() != null) {
-			details.put("resourceVersion", snapshot.lastResourceVersion());
-		}
-		details.put("reconnects", snapshot.reconnects());
-		details.put("relists", snapshot.relists());
-		WatchError error = snapshot.lastError();
-		if (error != null) {
-			Map<String, Object> lastError = new LinkedHashMap<>();
-			lastError.put("at", error.at().toString());
-			lastError.put("httpCode", error.httpCode());
-			lastError.put("reason", error.reason());
-			lastError.put("message", error.message());
-			details.put("lastError", lastError);
-		}
+		Health.Builder builder = Health.status(status(health.level()))
+			.withDetails(WatchDetails.ofNamespaceSelection(this.informer, snapshot));
 		if (health.reason() != null) {
-			details.put("reason", health.reason());
+			builder.withDetail("reason", health.reason());
 		}
-		return Health.status(status(health.level())).withDetails(details).build();
+		return builder.build();
 	}
 
 	private static Status status(WatchHealth.Level level) {

@@ -2,6 +2,7 @@ package dev.informer.autoconfigure;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.InformerStartupException;
 import dev.informer.event.InformerSyncedEvent;
+import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.metrics.InformerMetrics;
@@ -82,8 +84,17 @@ class NamespaceSelectionWatchTests {
 			assertThat(health.getDetails()).containsEntry("namespaceSelector", "tenant=acme")
 				.containsEntry("kind", "Namespace")
 				.containsEntry("synced", true)
-				.containsEntry("namespaces", java.util.List.of("nsw-a"))
+				.containsEntry("namespaces", List.of("nsw-a"))
 				.containsEntry("reconnects", 0L);
+			// the endpoint shows it too, and counts it in the informer's status
+			InformersEndpoint endpoint = new InformersEndpoint(registry,
+					new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), Clock.systemUTC());
+			assertThat(endpoint.informers().informers().get("tenants").namespaceSelection())
+				.containsEntry("status", "UP")
+				.containsEntry("kind", "Namespace")
+				.containsEntry("namespaceSelector", "tenant=acme")
+				.containsEntry("namespaces", List.of("nsw-a"))
+				.containsEntry("watching", true);
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
 			new InformerMetrics(registry, Clock.systemUTC()).bindTo(meters);
 			assertThat(meters.get("informer.namespace.selection.watching")
