@@ -3,6 +3,7 @@ package dev.informer.runtime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -161,7 +162,9 @@ final class NamespaceSelection {
 	 * @param member the member whose informer is sampled
 	 */
 	void sample(Member member) {
-		if (this.stopped || this.members.isEmpty() || this.members.get(0) != member) {
+		Iterator<Member> members = this.members.iterator();
+		if (this.stopped || !members.hasNext() || members.next() != member) {
+			// the iterator reads one snapshot: a member leaving meanwhile cannot break it
 			return;
 		}
 		Generation generation = this.current;
