@@ -189,6 +189,31 @@ class DeliveryModeTests {
 		});
 	}
 
+	@Test
+	void aShardedMembersLeaseRefusedAfterStartupMakesDeliveryHealthDown() {
+		runner().withPropertyValues("informer.delivery.mode=sharded").run((context) -> {
+			assertThat(context).hasNotFailed();
+			DeliveryCoordinator coordinator = context.getBean(DeliveryCoordinator.class);
+			DeliveryHealthPolicy health = new DeliveryHealthPolicy(Duration.ofSeconds(4), Duration.ofMinutes(1));
+			Instant started = coordinator.snapshot().takenAt();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> coordinator.snapshot().sharding().role() == DeliveryRole.MEMBER);
+			assertThat(health.evaluate(coordinator.snapshot(), started)).isEqualTo(WatchHealth.UP);
+			this.server.server()
+				.expect()
+				.post()
+				.withPath("/apis/coordination.k8s.io/v1/namespaces/apps/leases")
+				.andReturn(422, invalid())
+				.always();
+			// its member Lease is deleted: this replica creates it again, and is refused
+			this.client.leases().inNamespace("apps").withName("orders-replica-1").delete();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> health.evaluate(coordinator.snapshot(), started).level() == WatchHealth.Level.DOWN);
+			assertThat(health.evaluate(coordinator.snapshot(), started).reason()).isEqualTo("Invalid");
+			assertThat(coordinator.snapshot().sharding().refusal().message()).isEqualTo(INVALID_MESSAGE);
+		});
+	}
+
 	private static String invalid() {
 		return "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\""
 				+ INVALID_MESSAGE.replace("\"", "\\\"") + "\",\"reason\":\"Invalid\",\"code\":422}";
