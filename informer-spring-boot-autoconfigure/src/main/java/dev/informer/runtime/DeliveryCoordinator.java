@@ -172,6 +172,9 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
 		}
+		if (refused.code() != 403) {
+			return LeaseRequestFailures.startupFailure(this.options.group(), refused);
+		}
 		List<String> verbs = (this.sharded == null) ? RbacRules.LEADER_LEASE_VERBS : RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(
 				"Delivery group '" + this.options.group() + "' (informer.delivery.mode): this replica may not "
