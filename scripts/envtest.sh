@@ -19,6 +19,8 @@
 #
 # Usage:
 #   scripts/envtest.sh [DIR]                build (or verify) the binaries
+#   scripts/envtest.sh --core-only [DIR]    only kube-apiserver, etcd and kubectl (what
+#                                           kube-api-test needs; no kwok/go.mod needed)
 #   scripts/envtest.sh --print-dir [DIR]    print the binary directory, build nothing
 #   scripts/envtest.sh --print-version      print the pinned Kubernetes version (e.g. 1.37.2)
 #   scripts/envtest.sh --pin v1.X.Y         regenerate the pinned go.mod/go.sum files
@@ -172,11 +174,13 @@ pin_kwok() { # <kwok version, e.g. v0.8.0>
 
 # ---------------------------------------------------------------- arguments
 MODE=build
+CORE_ONLY=false
 BASE_DIR=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --print-dir) MODE=print-dir ;;
     --print-version) MODE=print-version ;;
+    --core-only) CORE_ONLY=true ;;
     --pin) [ $# -ge 2 ] || die "--pin needs a version"; pin "$2"; exit 0 ;;
     --pin-kwok) [ $# -ge 2 ] || die "--pin-kwok needs a version"; pin_kwok "$2"; exit 0 ;;
     -h|--help) usage; exit 0 ;;
@@ -187,11 +191,13 @@ while [ $# -gt 0 ]; do
 done
 BASE_DIR="${BASE_DIR:-${KUBEAPITEST_DIR:-${KUBE_API_TEST_DIR:-$HOME/.kubeapitest}}}"
 
-[ -f "$K8S_MOD_DIR/go.mod" ] && [ -f "$ETCD_MOD_DIR/go.mod" ] && [ -f "$KWOK_MOD_DIR/go.mod" ] \
-  || die "pinned modules missing: $K8S_MOD_DIR/go.mod, $ETCD_MOD_DIR/go.mod, $KWOK_MOD_DIR/go.mod"
+[ -f "$K8S_MOD_DIR/go.mod" ] && [ -f "$ETCD_MOD_DIR/go.mod" ] \
+  || die "pinned modules missing: $K8S_MOD_DIR/go.mod, $ETCD_MOD_DIR/go.mod"
+if [ "$CORE_ONLY" = false ] && [ "$MODE" = build ]; then
+  [ -f "$KWOK_MOD_DIR/go.mod" ] || die "pinned module missing: $KWOK_MOD_DIR/go.mod (or pass --core-only)"
+fi
 K8S_GIT_VERSION="$(pinned_version "$K8S_MOD_DIR/go.mod" "$K8S_MODULE")"   # v1.37.2
 ETCD_GIT_VERSION="$(pinned_version "$ETCD_MOD_DIR/go.mod" "$ETCD_MODULE")" # v3.7.0
-KWOK_GIT_VERSION="$(pinned_version "$KWOK_MOD_DIR/go.mod" "$KWOK_MODULE")" # v0.8.0
 [[ "$K8S_GIT_VERSION" =~ ^v([0-9]+)\.([0-9]+)\.[0-9]+$ ]] \
   || die "cannot read the $K8S_MODULE version from $K8S_MOD_DIR/go.mod"
 K8S_MAJOR="${BASH_REMATCH[1]}"
@@ -200,8 +206,6 @@ K8S_MINOR="${BASH_REMATCH[2]}"
   || die "cannot read the $ETCD_MODULE version from $ETCD_MOD_DIR/go.mod"
 K8S_VERSION="${K8S_GIT_VERSION#v}"    # 1.37.2: kube-api-test's directory/version format
 ETCD_VERSION="${ETCD_GIT_VERSION#v}"  # 3.7.0
-[[ "$KWOK_GIT_VERSION" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]] \
-  || die "cannot read the $KWOK_MODULE version from $KWOK_MOD_DIR/go.mod"
 
 # kube-api-test (BinaryManager/OSInfo/Utils.platformSuffix) uses
 # "-" + lower-cased os.name + "-" + arch (amd64 | arm64 | ppc64le).
@@ -224,7 +228,18 @@ case "$MODE" in
 esac
 
 # ---------------------------------------------------------------- build mode
-need_go="$(for m in "$K8S_MOD_DIR" "$ETCD_MOD_DIR" "$KWOK_MOD_DIR"; do go_directive "$m/go.mod"; done | sort -V | tail -n1)"
+K8S_BINARIES=(kube-apiserver kubectl)
+ALL_BINARIES=(kube-apiserver kubectl etcd)
+MOD_DIRS=("$K8S_MOD_DIR" "$ETCD_MOD_DIR")
+if [ "$CORE_ONLY" = false ]; then
+  KWOK_GIT_VERSION="$(pinned_version "$KWOK_MOD_DIR/go.mod" "$KWOK_MODULE")" # v0.8.0
+  [[ "$KWOK_GIT_VERSION" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]] \
+    || die "cannot read the $KWOK_MODULE version from $KWOK_MOD_DIR/go.mod"
+  K8S_BINARIES+=(kube-controller-manager kube-scheduler)
+  ALL_BINARIES+=(kube-controller-manager kube-scheduler kwok)
+  MOD_DIRS+=("$KWOK_MOD_DIR")
+fi
+need_go="$(for m in "${MOD_DIRS[@]}"; do go_directive "$m/go.mod"; done | sort -V | tail -n1)"
 require_go "$need_go"
 
 # Does <binary> exist and report the pinned version?
@@ -259,11 +274,13 @@ fi
 K8S_TODO=()
 ETCD_TODO=()
 KWOK_TODO=()
-for b in kube-apiserver kubectl kube-controller-manager kube-scheduler; do
+for b in "${K8S_BINARIES[@]}"; do
   if has_version "$b"; then log "$b: up to date"; else K8S_TODO+=("$b"); fi
 done
 if has_version etcd; then log "etcd: up to date"; else ETCD_TODO+=(etcd); fi
-if has_version kwok; then log "kwok: up to date"; else KWOK_TODO+=(kwok); fi
+if [ "$CORE_ONLY" = false ]; then
+  if has_version kwok; then log "kwok: up to date"; else KWOK_TODO+=(kwok); fi
+fi
 
 # Built into a staging dir whose name kube-api-test ignores (it only lists
 # k8s/*-<os>-<arch>), then moved into place.
@@ -339,7 +356,7 @@ if [ -d "$STAGE" ]; then
   fi
 fi
 
-for b in kube-apiserver kubectl kube-controller-manager kube-scheduler etcd kwok; do
+for b in "${ALL_BINARIES[@]}"; do
   has_version "$b" || die "$BIN_DIR/$b does not report the pinned version"
 done
 
@@ -348,6 +365,8 @@ log "directory: $BIN_DIR"
 log "  kube-apiserver: $("$BIN_DIR/kube-apiserver" --version)"
 log "  kubectl:        $("$BIN_DIR/kubectl" version --client | head -n1)"
 log "  etcd:           $("$BIN_DIR/etcd" --version | head -n1)"
-log "  kube-controller-manager, kube-scheduler: $("$BIN_DIR/kube-scheduler" --version)"
-log "  kwok:           $("$BIN_DIR/kwok" --version | head -n1), stages in $BIN_DIR/kwok-stages"
+if [ "$CORE_ONLY" = false ]; then
+  log "  kube-controller-manager, kube-scheduler: $("$BIN_DIR/kube-scheduler" --version)"
+  log "  kwok:           $("$BIN_DIR/kwok" --version | head -n1), stages in $BIN_DIR/kwok-stages"
+fi
 log "kube-api-test: use withTestDir(\"$BASE_DIR\") (or KUBE_API_TEST_DIR) and withApiServerVersion(\"$K8S_VERSION\")"

@@ -86,8 +86,6 @@ public final class ControlPlane implements AutoCloseable {
 
 	private TcpProxy balancer;
 
-	private Duration startTime;
-
 	private volatile boolean stopped;
 
 	private ControlPlane(Path binaries, String version, int nodes) throws IOException {
@@ -197,9 +195,8 @@ public final class ControlPlane implements AutoCloseable {
 			KwokNodes.awaitReady(client, this.nodes, STARTUP);
 			KwokNodes.awaitRunningDeployment(client, STARTUP);
 		}
-		this.startTime = Duration.ofNanos(System.nanoTime() - started);
 		System.out.printf("ControlPlane: started in %d ms with %d nodes; %d processes, RSS %d MiB; logs in %s%n",
-				this.startTime.toMillis(), this.nodes, processes().count(), residentBytes() >> 20, this.dir);
+				Duration.ofNanos(System.nanoTime() - started).toMillis(), this.nodes, processes().count(), residentBytes() >> 20, this.dir);
 	}
 
 	/**
@@ -269,22 +266,6 @@ public final class ControlPlane implements AutoCloseable {
 	}
 
 	/**
-	 * Return how long the start took, until a Deployment's Pod ran.
-	 * @return the start time
-	 */
-	public Duration startTime() {
-		return this.startTime;
-	}
-
-	/**
-	 * Return the number of kwok nodes.
-	 * @return the nodes
-	 */
-	public int nodes() {
-		return this.nodes;
-	}
-
-	/**
 	 * Return the resident memory of all processes (etcd, the API servers, the controller
 	 * manager, the scheduler, kwok) on Linux, else 0.
 	 * @return the sum in bytes
@@ -347,15 +328,6 @@ public final class ControlPlane implements AutoCloseable {
 		this.apiServers.get(index).start();
 		new ProcessReadinessChecker().waitUntilReady(this.apiServerPorts.get(index), "readyz",
 				"kube-apiserver-" + index, true, (int) STARTUP.toMillis());
-	}
-
-	/**
-	 * Return whether an API server runs.
-	 * @param index 0 or 1
-	 * @return whether it runs
-	 */
-	public boolean isApiServerRunning(int index) {
-		return this.apiServers.get(index).isRunning();
 	}
 
 	private String logTails() {
