@@ -146,27 +146,19 @@ final class RestartableApiServer {
 		this.etcd.cleanEtcdData();
 	}
 
+	// the flags kube-api-test gives its own kube-apiserver, with a fixed port
 	private List<String> command() {
-		return command(this.binaries.binaries().getApiServer(), this.config, this.certificates, this.port,
-				this.etcdPort);
-	}
-
-	/**
-	 * The command line kube-api-test gives its own kube-apiserver, with a fixed port and
-	 * the configuration's extra flags. The API server's key also signs service-account
-	 * tokens.
-	 */
-	static List<String> command(File binary, KubeAPIServerConfig config, CertManager certificates, int port,
-			int etcdPort) {
-		String key = certificates.getAPIServerKeyPath();
+		String key = this.certificates.getAPIServerKeyPath();
 		List<String> command = new ArrayList<>();
-		command.add(binary.getAbsolutePath());
-		command.addAll(config.getApiServerFlags());
-		command.addAll(List.of("--cert-dir", config.getKubeAPITestDir(), "--secure-port", String.valueOf(port),
-				"--etcd-servers", "http://127.0.0.1:" + etcdPort, "--authorization-mode", "RBAC",
-				"--service-account-issuer", "https://localhost", "--service-account-signing-key-file", key,
-				"--service-account-key-file", key, "--disable-admission-plugins", "ServiceAccount", "--client-ca-file",
-				certificates.getClientCertPath(), "--service-cluster-ip-range", "10.0.0.0/24", "--allow-privileged"));
+		command.add(this.binaries.binaries().getApiServer().getAbsolutePath());
+		command.addAll(this.config.getApiServerFlags());
+		command
+			.addAll(List.of("--cert-dir", this.config.getKubeAPITestDir(), "--secure-port", String.valueOf(this.port),
+					"--etcd-servers", "http://127.0.0.1:" + this.etcdPort, "--authorization-mode", "RBAC",
+					"--service-account-issuer", "https://localhost", "--service-account-signing-key-file", key,
+					"--service-account-key-file", key, "--disable-admission-plugins", "ServiceAccount",
+					"--client-ca-file", this.certificates.getClientCertPath(), "--service-cluster-ip-range",
+					"10.0.0.0/24", "--allow-privileged"));
 		return command;
 	}
 

@@ -169,7 +169,7 @@ class ShardedDeliveryIT {
 	 * The member that owns an object: FNV-1a 64 of its uid, in the ranges fabric8 renders
 	 * for the API server, members sorted by identity.
 	 */
-	static String owner(String uid, List<String> members) {
+	private static String owner(String uid, List<String> members) {
 		long hash = 0xcbf29ce484222325L;
 		for (byte b : uid.getBytes(StandardCharsets.UTF_8)) {
 			hash ^= (b & 0xff);

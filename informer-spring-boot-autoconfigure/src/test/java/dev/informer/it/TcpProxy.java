@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -17,16 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * A loopback TCP proxy between a client and the API server, so tests can cut the
  * connection (reset every open connection and refuse new ones) and restore it without
  * restarting the server.
- * <p>
- * With several upstreams it is a balancer, as in front of a highly available control
- * plane: each new connection goes to the next upstream in turn, or to the one after when
- * that one refuses it; a client sees its connection reset only when all refuse.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -34,9 +27,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile ServerSocket listener;
 
-	private final List<InetSocketAddress> upstreams;
-
-	private final AtomicInteger next = new AtomicInteger();
+	private final InetSocketAddress upstream;
 
 	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> {
 		Thread thread = new Thread(task, "tcp-proxy");
@@ -59,16 +50,7 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	public TcpProxy(String upstreamHost, int upstreamPort) throws IOException {
-		this(List.of(new InetSocketAddress(upstreamHost, upstreamPort)));
-	}
-
-	/**
-	 * Start a balancer over several upstreams.
-	 * @param upstreams the servers, tried in turn
-	 * @throws IOException if it cannot listen
-	 */
-	public TcpProxy(List<InetSocketAddress> upstreams) throws IOException {
-		this.upstreams = List.copyOf(upstreams);
+		this.upstream = new InetSocketAddress(upstreamHost, upstreamPort);
 		this.listener = listen(0);
 		this.port = this.listener.getLocalPort();
 		this.threads.execute(this::acceptLoop);
@@ -137,11 +119,15 @@ public final class TcpProxy implements AutoCloseable {
 			try {
 				Socket client = current.accept();
 				this.accepted.incrementAndGet();
-				Socket server = connect();
-				if (server == null) {
-					// every server is down: the client sees its connection reset, not
+				Socket server = new Socket();
+				try {
+					server.connect(this.upstream, 5000);
+				}
+				catch (IOException ex) {
+					// the server is down: the client sees its connection reset, not
 					// silence
 					reset(client);
+					reset(server);
 					continue;
 				}
 				this.sockets.add(client);
@@ -153,21 +139,6 @@ public final class TcpProxy implements AutoCloseable {
 				// listener closed
 			}
 		}
-	}
-
-	private @Nullable Socket connect() {
-		int first = this.next.getAndIncrement();
-		for (int i = 0; i < this.upstreams.size(); i++) {
-			Socket server = new Socket();
-			try {
-				server.connect(this.upstreams.get(Math.floorMod(first + i, this.upstreams.size())), 5000);
-				return server;
-			}
-			catch (IOException ex) {
-				reset(server);
-			}
-		}
-		return null;
 	}
 
 	private void pipe(Socket from, Socket to) {

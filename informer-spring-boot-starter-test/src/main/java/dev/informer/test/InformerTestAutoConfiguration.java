@@ -64,14 +64,18 @@ public final class InformerTestAutoConfiguration {
 	KubernetesConnectionDetails informerTestApiServer(Environment environment) {
 		Server server = resolve(Binder.get(environment).bind(SERVER_PROPERTY, Server.class).orElse(Server.AUTO),
 				RealApiServer.isInstalled());
-		return (server == Server.REAL) ? RealApiServer.get() : new MockApiServer();
+		return switch (server) {
+			case REAL -> RealApiServer.get();
+			case CLUSTER -> ControlPlane.shared();
+			default -> new MockApiServer();
+		};
 	}
 
 	/**
 	 * Resolve {@link Server#AUTO} to the server to start.
 	 * @param requested the server the test asked for
 	 * @param realServerInstalled whether the real server's binaries are installed
-	 * @return {@link Server#REAL} or {@link Server#MOCK}
+	 * @return {@link Server#REAL} or {@link Server#MOCK}, or the requested server
 	 */
 	static Server resolve(Server requested, boolean realServerInstalled) {
 		if (requested != Server.AUTO) {

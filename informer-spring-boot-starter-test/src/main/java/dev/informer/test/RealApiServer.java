@@ -89,7 +89,7 @@ final class RealApiServer implements KubernetesConnectionDetails {
 		return new RealApiServer(server.getKubeConfigYaml());
 	}
 
-	private static Path binaryRoot() {
+	static Path binaryRoot() {
 		String dir = System.getenv("KUBEAPITEST_DIR");
 		return (dir != null && !dir.isBlank()) ? Path.of(dir)
 				: Path.of(System.getProperty("user.home"), ".kubeapitest");

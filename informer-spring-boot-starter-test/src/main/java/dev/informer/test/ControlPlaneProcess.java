@@ -1,4 +1,4 @@
-package dev.informer.it;
+package dev.informer.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
