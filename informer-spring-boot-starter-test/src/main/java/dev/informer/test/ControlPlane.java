@@ -268,6 +268,14 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 		return processes().mapToLong(ControlPlaneProcess::residentBytes).sum();
 	}
 
+	/**
+	 * Return the process ids of the running processes.
+	 * @return the ids
+	 */
+	List<Long> processIds() {
+		return processes().map(ControlPlaneProcess::pid).filter((pid) -> pid > 0).toList();
+	}
+
 	private Stream<ControlPlaneProcess> processes() {
 		return Stream.of(Stream.ofNullable(this.etcd), this.apiServers.stream(), this.components.stream())
 			.flatMap((processes) -> processes);

@@ -123,6 +123,15 @@ final class ControlPlaneProcess {
 	}
 
 	/**
+	 * Return the process id, or 0 when it does not run.
+	 * @return the id
+	 */
+	long pid() {
+		Process running = this.process;
+		return (running != null && running.isAlive()) ? running.pid() : 0;
+	}
+
+	/**
 	 * Return the resident set size of the process (Linux only), or 0.
 	 * @return the RSS in bytes
 	 */
