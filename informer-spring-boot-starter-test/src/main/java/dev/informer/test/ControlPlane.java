@@ -125,7 +125,7 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 	public static ControlPlane start(int nodes) {
 		Path root = RealApiServer.binaryRoot();
 		ControlPlaneCommands commands = ControlPlaneCommands.find((int) STARTUP.toMillis())
-			.orElseThrow(() -> new IllegalStateException("@InformerTest(server = CLUSTER) " + "needs the binaries "
+			.orElseThrow(() -> new IllegalStateException("@InformerTest(server = CLUSTER) needs the binaries "
 					+ String.join(", ", ControlPlaneCommands.BINARIES) + " and kwok's stages (kwok-stages/) under "
 					+ root.resolve("k8s") + "/<version>-linux-amd64, and they are not all there. Build them with "
 					+ "'scripts/envtest.sh' (without --core-only) from the informer-spring-boot-starter repository (it "
