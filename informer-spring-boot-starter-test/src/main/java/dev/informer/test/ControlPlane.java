@@ -229,7 +229,12 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 		return kubeconfig;
 	}
 
-	private String kubeconfigYaml() {
+	/**
+	 * Return an admin kubeconfig through the balancer, for {@code kubectl} or another
+	 * process.
+	 * @return the kubeconfig as YAML
+	 */
+	public String kubeconfigYaml() {
 		return new KubeConfig(this.commands.certificates(), this.binaryManager)
 			.generateKubeConfigYaml(balancer().getPort());
 	}
