@@ -59,7 +59,8 @@ final class GroupRecorder {
 
 	private synchronized void record(String replica, ResourceEvent<?> event, Instant at) {
 		String kind = (event instanceof ResourceAddedEvent<?> added) ? (added.isReplay() ? "replay" : "added")
-				: (event instanceof ResourceDeletedEvent) ? "deleted" : "updated";
+				: (event instanceof ResourceDeletedEvent<?> deleted)
+						? (deleted.isFinalStateUnknown() ? "deleted-unknown" : "deleted") : "updated";
 		this.published.add(new Published(replica, kind, event.getName(), event.getResourceVersion(), at));
 	}
 
@@ -72,12 +73,65 @@ final class GroupRecorder {
 	}
 
 	/**
-	 * Return the live (not replayed) events of one object, across the group.
+	 * Return the live (not replayed) events of one object, across the group; a delete
+	 * whose final state is unknown (found by a relist or a replay) is not live.
 	 */
 	synchronized List<Published> liveEventsOf(String name) {
 		return this.published.stream()
-			.filter((p) -> p.name().equals(name) && !p.kind().equals("replay") && !p.kind().equals("replayed"))
+			.filter((p) -> p.name().equals(name) && !p.kind().equals("replay") && !p.kind().equals("replayed")
+					&& !p.kind().equals("deleted-unknown"))
 			.toList();
+	}
+
+	/**
+	 * Return the group's view, folded by resourceVersion so that the order in which two
+	 * replicas' events interleave does not matter: an add, update or replayed add sets an
+	 * object's state unless the view already holds a newer one, or the object was deleted
+	 * at that version or later; a delete removes it. In {@code leader} mode
+	 * ({@code replayCoversAll}) a replay covers every object, so the
+	 * {@link ResourcesReplayedEvent} removes the objects the replaying replica did not
+	 * replay; in {@code sharded} mode a replay covers only the replica's range, and
+	 * deleted objects must come as deletes.
+	 * @param replayCoversAll whether a replay covers every object
+	 * @return object name to resourceVersion
+	 */
+	synchronized Map<String, String> foldedView(boolean replayCoversAll) {
+		Map<String, Long> view = new LinkedHashMap<>();
+		Map<String, Long> deleted = new LinkedHashMap<>();
+		Map<String, Set<String>> replaying = new LinkedHashMap<>();
+		for (Published p : this.published) {
+			switch (p.kind()) {
+				case "added", "updated", "replay" -> {
+					long version = Long.parseLong(p.resourceVersion());
+					if (version > view.getOrDefault(p.name(), -1L) && version > deleted.getOrDefault(p.name(), -1L)) {
+						view.put(p.name(), version);
+					}
+					if (p.kind().equals("replay")) {
+						replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
+					}
+				}
+				case "deleted", "deleted-unknown" -> {
+					long version = Math.max(Long.parseLong(p.resourceVersion()), view.getOrDefault(p.name(), -1L));
+					view.remove(p.name());
+					deleted.merge(p.name(), version, Math::max);
+				}
+				case "replayed" -> {
+					Set<String> replayed = replaying.getOrDefault(p.replica(), Set.of());
+					if (replayCoversAll) {
+						for (String name : Set.copyOf(view.keySet())) {
+							if (!replayed.contains(name)) {
+								deleted.merge(name, view.remove(name), Math::max);
+							}
+						}
+					}
+					replaying.remove(p.replica());
+				}
+				default -> throw new IllegalStateException(p.kind());
+			}
+		}
+		Map<String, String> result = new LinkedHashMap<>();
+		view.forEach((name, version) -> result.put(name, Long.toString(version)));
+		return result;
 	}
 
 	/**
@@ -93,7 +147,7 @@ final class GroupRecorder {
 				case "added", "updated" -> {
 					view.put(p.name(), p.resourceVersion());
 				}
-				case "deleted" -> view.remove(p.name());
+				case "deleted", "deleted-unknown" -> view.remove(p.name());
 				case "replay" -> {
 					view.put(p.name(), p.resourceVersion());
 					replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
