@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -37,6 +40,19 @@ final class GroupRecorder {
 	 * @return the listener, to register as a bean
 	 */
 	ApplicationListener<ApplicationEvent> listener(String replica, Duration delay) {
+		return listener(replica, delay, List::of);
+	}
+
+	/**
+	 * Return the listener of one replica that also notes, with each
+	 * {@link ResourcesReplayedEvent}, the members of its sharded group as the replica
+	 * sees them then: the range that replay covers.
+	 * @param replica the replica's name
+	 * @param delay the time each event takes
+	 * @param members the members as the replica sees them
+	 * @return the listener, to register as a bean
+	 */
+	ApplicationListener<ApplicationEvent> listener(String replica, Duration delay, Supplier<List<String>> members) {
 		return (event) -> {
 			if (event instanceof ResourceEvent<?> resourceEvent) {
 				// published when the listener is called; a call running at a deadline
@@ -49,9 +65,10 @@ final class GroupRecorder {
 				record(replica, resourceEvent, at);
 			}
 			else if (event instanceof ResourcesReplayedEvent replayed) {
+				List<String> seen = members.get();
 				synchronized (this) {
 					this.published
-						.add(new Published(replica, "replayed", replayed.getInformerName(), "", Instant.now()));
+						.add(new Published(replica, "replayed", replayed.getInformerName(), "", Instant.now(), seen));
 				}
 			}
 		};
@@ -87,24 +104,33 @@ final class GroupRecorder {
 	 * Return the group's view, folded by resourceVersion so that the order in which two
 	 * replicas' events interleave does not matter: an add, update or replayed add sets an
 	 * object's state unless the view already holds a newer one, or the object was deleted
-	 * at that version or later; a delete removes it. In {@code leader} mode
-	 * ({@code replayCoversAll}) a replay covers every object, so the
-	 * {@link ResourcesReplayedEvent} removes the objects the replaying replica did not
-	 * replay; in {@code sharded} mode a replay covers only the replica's range, and
-	 * deleted objects must come as deletes.
-	 * @param replayCoversAll whether a replay covers every object
+	 * at that version or later; a delete removes it. A {@link ResourcesReplayedEvent}
+	 * reconciles, as the docs tell listeners to: objects the replay should have covered
+	 * and did not are gone. In {@code leader} mode ({@code uids == null}) a replay covers
+	 * every object. In {@code sharded} mode it covers the replica's range (the members it
+	 * saw at the event) and never another replica's objects: only objects in that range
+	 * that another replica published last (those it gained) are removed when the replay
+	 * missed them; deleted objects the replica had published itself must come as deletes.
+	 * @param uids object name to uid, for the owner of each object in sharded mode;
+	 * {@code null} in leader mode
 	 * @return object name to resourceVersion
 	 */
-	synchronized Map<String, String> foldedView(boolean replayCoversAll) {
+	synchronized Map<String, String> foldedView(@Nullable Map<String, String> uids) {
 		Map<String, Long> view = new LinkedHashMap<>();
+		Map<String, Set<String>> publishedBy = new LinkedHashMap<>();
 		Map<String, Long> deleted = new LinkedHashMap<>();
 		Map<String, Set<String>> replaying = new LinkedHashMap<>();
 		for (Published p : this.published) {
 			switch (p.kind()) {
 				case "added", "updated", "replay" -> {
 					long version = Long.parseLong(p.resourceVersion());
-					if (version > view.getOrDefault(p.name(), -1L) && version > deleted.getOrDefault(p.name(), -1L)) {
+					long current = view.getOrDefault(p.name(), -1L);
+					if (version > current && version > deleted.getOrDefault(p.name(), -1L)) {
 						view.put(p.name(), version);
+						publishedBy.put(p.name(), new HashSet<>(Set.of(p.replica())));
+					}
+					else if (version == current) {
+						publishedBy.get(p.name()).add(p.replica());
 					}
 					if (p.kind().equals("replay")) {
 						replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
@@ -117,11 +143,11 @@ final class GroupRecorder {
 				}
 				case "replayed" -> {
 					Set<String> replayed = replaying.getOrDefault(p.replica(), Set.of());
-					if (replayCoversAll) {
-						for (String name : Set.copyOf(view.keySet())) {
-							if (!replayed.contains(name)) {
-								deleted.merge(name, view.remove(name), Math::max);
-							}
+					for (String name : Set.copyOf(view.keySet())) {
+						if (!replayed.contains(name)
+								&& covers(p, name, publishedBy.getOrDefault(name, Set.of()), uids)) {
+							// gone by the replay; a later event may bring it back
+							view.remove(name);
 						}
 					}
 					replaying.remove(p.replica());
@@ -132,6 +158,17 @@ final class GroupRecorder {
 		Map<String, String> result = new LinkedHashMap<>();
 		view.forEach((name, version) -> result.put(name, Long.toString(version)));
 		return result;
+	}
+
+	private static boolean covers(Published replayed, String name, Set<String> publishedBy,
+			@Nullable Map<String, String> uids) {
+		if (uids == null) {
+			return true;
+		}
+		List<String> members = replayed.members();
+		String uid = uids.get(name);
+		return uid != null && members.contains(replayed.replica()) && !publishedBy.contains(replayed.replica())
+				&& ReplicaGroup.owner(uid, members).equals(replayed.replica());
 	}
 
 	/**
@@ -169,7 +206,24 @@ final class GroupRecorder {
 		return view;
 	}
 
-	record Published(String replica, String kind, String name, String resourceVersion, Instant at) {
+	/**
+	 * One event a replica published.
+	 *
+	 * @param replica the replica
+	 * @param kind {@code added}, {@code updated}, {@code deleted},
+	 * {@code deleted-unknown} (final state unknown), {@code replay} (a replayed add) or
+	 * {@code replayed} (the {@link ResourcesReplayedEvent})
+	 * @param name the object's name, the informer's for {@code replayed}
+	 * @param resourceVersion the object's resourceVersion
+	 * @param at when the listener was called
+	 * @param members for {@code replayed}: the members of a sharded group the replica saw
+	 */
+	record Published(String replica, String kind, String name, String resourceVersion, Instant at,
+			List<String> members) {
+
+		Published(String replica, String kind, String name, String resourceVersion, Instant at) {
+			this(replica, kind, name, resourceVersion, at, List.of());
+		}
 
 	}
 

@@ -28,7 +28,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationListener;
 
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
@@ -227,7 +226,7 @@ final class ReplicaGroup implements AutoCloseable {
 		Map<String, String> uids = writer().uids();
 		List<String> members = runningIdentities();
 		await().atMost(SETTLE).untilAsserted(() -> {
-			Map<String, String> view = this.recorder.foldedView(this.mode == DeliveryMode.LEADER);
+			Map<String, String> view = this.recorder.foldedView((this.mode == DeliveryMode.LEADER) ? null : uids);
 			assertThat(describe(view, expected, uids, members))
 				.as("nothing lost %s (writer seed %d)", when, writer().seed())
 				.isEmpty();
@@ -448,8 +447,8 @@ final class ReplicaGroup implements AutoCloseable {
 				.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 				.withBean(KubernetesClient.class, () -> this.client,
 						(definition) -> definition.setDestroyMethodName(""))
-				.withBean("groupListener", ApplicationListener.class,
-						() -> ReplicaGroup.this.recorder.listener(this.identity, Duration.ZERO))
+				.withInitializer((context) -> context.addApplicationListener(ReplicaGroup.this.recorder
+					.listener(this.identity, Duration.ZERO, () -> members(context.getBean(DeliveryCoordinator.class)))))
 				.withPropertyValues("informer.delivery.mode=" + ReplicaGroup.this.mode.name().toLowerCase(),
 						"informer.delivery.group=" + namespace, "informer.delivery.identity=" + this.identity,
 						"informer.delivery.lease-namespace=" + namespace,
@@ -464,6 +463,11 @@ final class ReplicaGroup implements AutoCloseable {
 				runner = runner.withBean(InformerAutoConfiguration.CLOCK_BEAN_NAME, Clock.class, () -> clock);
 			}
 			return runner;
+		}
+
+		private static List<String> members(DeliveryCoordinator coordinator) {
+			DeliverySnapshot.Sharding sharding = coordinator.snapshot().sharding();
+			return (sharding != null) ? sharding.members() : List.of();
 		}
 
 		void closeClient() {
