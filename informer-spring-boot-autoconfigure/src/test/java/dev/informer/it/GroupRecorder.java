@@ -16,6 +16,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 
+import dev.informer.DeliveryMode;
+import dev.informer.DeliveryRole;
+import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
@@ -31,6 +34,8 @@ import dev.informer.event.ResourcesReplayedEvent;
 final class GroupRecorder {
 
 	private final List<Published> published = new ArrayList<>();
+
+	private final Map<String, List<String>> observed = new LinkedHashMap<>();
 
 	/**
 	 * Return the listener of one replica; it takes {@code delay} per resource event, so
@@ -58,11 +63,20 @@ final class GroupRecorder {
 				// published when the listener is called; a call running at a deadline
 				// ends (there is no fencing)
 				Instant at = Instant.now();
+				observeRange(replica, members.get());
 				if (!delay.isZero()) {
 					// a slow listener, so that a backlog exists: not synchronization
 					LockSupport.parkNanos(delay.toNanos());
 				}
 				record(replica, resourceEvent, at);
+			}
+			else if (event instanceof DeliveryRoleChangedEvent changed && changed.getMode() == DeliveryMode.SHARDED) {
+				// the range this replica owns from now on (its members; none when
+				// detached)
+				List<String> owned = (changed.getRole() == DeliveryRole.MEMBER) ? changed.getMembers() : List.of();
+				synchronized (this) {
+					this.published.add(new Published(replica, "range", "", "", Instant.now(), owned));
+				}
 			}
 			else if (event instanceof ResourcesReplayedEvent replayed) {
 				List<String> seen = members.get();
@@ -72,6 +86,21 @@ final class GroupRecorder {
 				}
 			}
 		};
+	}
+
+	/**
+	 * Note the range the replica has when it publishes, if it changed since the last
+	 * note: its role change events may come late, and not at all for its first range.
+	 */
+	private synchronized void observeRange(String replica, List<String> members) {
+		if (members.isEmpty()) {
+			return;
+		}
+		List<String> last = this.observed.get(replica);
+		if (last == null || !shard(last, replica).equals(shard(members, replica))) {
+			this.observed.put(replica, members);
+			this.published.add(new Published(replica, "range", "", "", Instant.now(), members));
+		}
 	}
 
 	private synchronized void record(String replica, ResourceEvent<?> event, Instant at) {
@@ -105,32 +134,28 @@ final class GroupRecorder {
 	 * replicas' events interleave does not matter: an add, update or replayed add sets an
 	 * object's state unless the view already holds a newer one, or the object was deleted
 	 * at that version or later; a delete removes it. A {@link ResourcesReplayedEvent}
-	 * reconciles, as the docs tell listeners to: objects the replay should have covered
-	 * and did not are gone. In {@code leader} mode ({@code uids == null}) a replay covers
-	 * every object. In {@code sharded} mode it covers the replica's range (the members it
-	 * saw at the event) and never another replica's objects: only objects in that range
-	 * that another replica published last (those it gained) are removed when the replay
-	 * missed them; deleted objects the replica had published itself must come as deletes.
+	 * reconciles, as docs/replicas.md tells listeners to: objects the replay covers and
+	 * did not replay are gone. In {@code leader} mode ({@code uids == null}) a replay
+	 * covers every object. In {@code sharded} mode it covers the part of the replica's
+	 * range it gained (its range at the event, the members it saw then, less the range it
+	 * had before, from its {@link DeliveryRoleChangedEvent}s) and never another replica's
+	 * objects; objects the replica owned before and that were deleted while it could not
+	 * publish must come as deletes.
 	 * @param uids object name to uid, for the owner of each object in sharded mode;
 	 * {@code null} in leader mode
 	 * @return object name to resourceVersion
 	 */
 	synchronized Map<String, String> foldedView(@Nullable Map<String, String> uids) {
 		Map<String, Long> view = new LinkedHashMap<>();
-		Map<String, Set<String>> publishedBy = new LinkedHashMap<>();
 		Map<String, Long> deleted = new LinkedHashMap<>();
 		Map<String, Set<String>> replaying = new LinkedHashMap<>();
+		Map<String, List<List<String>>> ranges = new LinkedHashMap<>();
 		for (Published p : this.published) {
 			switch (p.kind()) {
 				case "added", "updated", "replay" -> {
 					long version = Long.parseLong(p.resourceVersion());
-					long current = view.getOrDefault(p.name(), -1L);
-					if (version > current && version > deleted.getOrDefault(p.name(), -1L)) {
+					if (version > view.getOrDefault(p.name(), -1L) && version > deleted.getOrDefault(p.name(), -1L)) {
 						view.put(p.name(), version);
-						publishedBy.put(p.name(), new HashSet<>(Set.of(p.replica())));
-					}
-					else if (version == current) {
-						publishedBy.get(p.name()).add(p.replica());
 					}
 					if (p.kind().equals("replay")) {
 						replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
@@ -141,11 +166,12 @@ final class GroupRecorder {
 					view.remove(p.name());
 					deleted.merge(p.name(), version, Math::max);
 				}
+				case "range" -> ranges.computeIfAbsent(p.replica(), (r) -> new ArrayList<>()).add(p.members());
 				case "replayed" -> {
 					Set<String> replayed = replaying.getOrDefault(p.replica(), Set.of());
+					List<String> before = previousRange(p, ranges.getOrDefault(p.replica(), List.of()));
 					for (String name : Set.copyOf(view.keySet())) {
-						if (!replayed.contains(name)
-								&& covers(p, name, publishedBy.getOrDefault(name, Set.of()), uids)) {
+						if (!replayed.contains(name) && covers(p, before, name, uids)) {
 							// gone by the replay; a later event may bring it back
 							view.remove(name);
 						}
@@ -160,15 +186,39 @@ final class GroupRecorder {
 		return result;
 	}
 
-	private static boolean covers(Published replayed, String name, Set<String> publishedBy,
+	/**
+	 * Return the members that gave the replica its range before the one of this replay:
+	 * the last of its ranges that differs from it (none when it had none).
+	 */
+	private static List<String> previousRange(Published replayed, List<List<String>> history) {
+		List<Integer> now = shard(replayed.members(), replayed.replica());
+		for (int i = history.size() - 1; i >= 0; i--) {
+			if (!shard(history.get(i), replayed.replica()).equals(now)) {
+				return history.get(i);
+			}
+		}
+		return List.of();
+	}
+
+	/** A replica's shard: its index among the sorted members and their number. */
+	private static List<Integer> shard(List<String> members, String replica) {
+		List<String> sorted = new ArrayList<>(members);
+		sorted.sort(null);
+		return List.of(sorted.indexOf(replica), sorted.size());
+	}
+
+	private static boolean covers(Published replayed, List<String> before, String name,
 			@Nullable Map<String, String> uids) {
 		if (uids == null) {
 			return true;
 		}
-		List<String> members = replayed.members();
+		String replica = replayed.replica();
 		String uid = uids.get(name);
-		return uid != null && members.contains(replayed.replica()) && !publishedBy.contains(replayed.replica())
-				&& ReplicaGroup.owner(uid, members).equals(replayed.replica());
+		if (uid == null || !replayed.members().contains(replica)
+				|| !ReplicaGroup.owner(uid, replayed.members()).equals(replica)) {
+			return false;
+		}
+		return !before.contains(replica) || !ReplicaGroup.owner(uid, before).equals(replica);
 	}
 
 	/**
@@ -185,6 +235,8 @@ final class GroupRecorder {
 					view.put(p.name(), p.resourceVersion());
 				}
 				case "deleted", "deleted-unknown" -> view.remove(p.name());
+				case "range" -> {
+				}
 				case "replay" -> {
 					view.put(p.name(), p.resourceVersion());
 					replaying.computeIfAbsent(p.replica(), (r) -> new HashSet<>()).add(p.name());
@@ -211,8 +263,9 @@ final class GroupRecorder {
 	 *
 	 * @param replica the replica
 	 * @param kind {@code added}, {@code updated}, {@code deleted},
-	 * {@code deleted-unknown} (final state unknown), {@code replay} (a replayed add) or
-	 * {@code replayed} (the {@link ResourcesReplayedEvent})
+	 * {@code deleted-unknown} (final state unknown), {@code replay} (a replayed add),
+	 * {@code replayed} (the {@link ResourcesReplayedEvent}) or {@code range} (a
+	 * {@link DeliveryRoleChangedEvent} of a sharded group)
 	 * @param name the object's name, the informer's for {@code replayed}
 	 * @param resourceVersion the object's resourceVersion
 	 * @param at when the listener was called
