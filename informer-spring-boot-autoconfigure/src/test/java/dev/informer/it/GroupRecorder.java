@@ -28,8 +28,8 @@ import dev.informer.event.ResourcesReplayedEvent;
  * Records the resource events every replica of a group publishes, in the order they were
  * published across the group, and folds them into the view a listener of the whole group
  * would have: adds and updates set an object's state, deletes remove it, and a replay
- * (its replayed adds up to the {@link ResourcesReplayedEvent}) replaces the view of the
- * replaying replica's objects.
+ * (its replayed adds up to the {@link ResourcesReplayedEvent}) reconciles what it covers
+ * ({@link #view()} in order, {@link #foldedView} by resourceVersion and range).
  */
 final class GroupRecorder {
 
@@ -215,10 +215,10 @@ final class GroupRecorder {
 		String replica = replayed.replica();
 		String uid = uids.get(name);
 		if (uid == null || !replayed.members().contains(replica)
-				|| !ReplicaGroup.owner(uid, replayed.members()).equals(replica)) {
+				|| !ShardOwner.of(uid, replayed.members()).equals(replica)) {
 			return false;
 		}
-		return !before.contains(replica) || !ReplicaGroup.owner(uid, before).equals(replica);
+		return !before.contains(replica) || !ShardOwner.of(uid, before).equals(replica);
 	}
 
 	/**

@@ -2,8 +2,6 @@ package dev.informer.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,17 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.ShardRange;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -227,44 +221,11 @@ final class ReplicaGroup implements AutoCloseable {
 		List<String> members = runningIdentities();
 		await().atMost(SETTLE).untilAsserted(() -> {
 			Map<String, String> view = this.recorder.foldedView((this.mode == DeliveryMode.LEADER) ? null : uids);
-			assertThat(describe(view, expected, uids, members))
+			assertThat(
+					ViewDiff.describe(view, expected, (this.mode == DeliveryMode.LEADER) ? List.of() : members, uids))
 				.as("nothing lost %s (writer seed %d)", when, writer().seed())
 				.isEmpty();
 		});
-	}
-
-	private String describe(Map<String, String> view, Map<String, String> expected, Map<String, String> uids,
-			List<String> members) {
-		Set<String> missing = new TreeSet<>(expected.keySet());
-		missing.removeAll(view.keySet());
-		Set<String> extra = new TreeSet<>(view.keySet());
-		extra.removeAll(expected.keySet());
-		Set<String> stale = new TreeSet<>();
-		expected.forEach((name, version) -> {
-			if (view.containsKey(name) && !view.get(name).equals(version)) {
-				stale.add(name);
-			}
-		});
-		if (missing.isEmpty() && extra.isEmpty() && stale.isEmpty()) {
-			return "";
-		}
-		return "of " + expected.size() + " objects: missing " + byOwner(missing, uids, members)
-				+ ", deleted on the server but still in the view " + byOwner(extra, uids, members)
-				+ ", at an older resourceVersion " + byOwner(stale, uids, members);
-	}
-
-	private String byOwner(Set<String> names, Map<String, String> uids, List<String> members) {
-		if (this.mode == DeliveryMode.LEADER || members.isEmpty()) {
-			return names.size() + " " + names.stream().limit(8).toList();
-		}
-		Map<String, List<String>> owners = names.stream()
-			.collect(Collectors.groupingBy((name) -> owner(uids.get(name), members), java.util.TreeMap::new,
-					Collectors.toList()));
-		return names.size() + " by owner "
-				+ owners.entrySet()
-					.stream()
-					.map((e) -> e.getKey() + "=" + e.getValue().size() + " " + e.getValue().stream().limit(5).toList())
-					.collect(Collectors.joining(", ", "{", "}"));
 	}
 
 	/**
@@ -287,7 +248,7 @@ final class ReplicaGroup implements AutoCloseable {
 		assertThat(roles()).as("roles after the steady state %s", when).isEqualTo(settledRoles());
 		List<String> problems = new ArrayList<>();
 		for (ChangeWriter.Change change : window) {
-			String owner = (leader != null) ? leader : owner(change.uid(), members);
+			String owner = (leader != null) ? leader : ShardOwner.of(change.uid(), members);
 			List<GroupRecorder.Published> live = this.recorder.liveEventsOf(change.name())
 				.stream()
 				.filter((p) -> (change.op() == ChangeWriter.Change.Op.DELETE) ? p.kind().equals("deleted")
@@ -382,31 +343,6 @@ final class ReplicaGroup implements AutoCloseable {
 			replica.closeClient();
 		}
 		this.admin.close();
-	}
-
-	/**
-	 * The member that owns an object: FNV-1a 64 of its uid, in the ranges fabric8 renders
-	 * for the API server, members sorted by identity.
-	 * @param uid the object's uid
-	 * @param members the members
-	 * @return the owner
-	 */
-	static String owner(String uid, List<String> members) {
-		long hash = 0xcbf29ce484222325L;
-		for (byte b : uid.getBytes(StandardCharsets.UTF_8)) {
-			hash ^= (b & 0xff);
-			hash *= 0x100000001b3L;
-		}
-		BigInteger value = new BigInteger(Long.toUnsignedString(hash));
-		List<String> sorted = new ArrayList<>(members);
-		sorted.sort(null);
-		for (int i = 0; i < sorted.size(); i++) {
-			ShardRange range = ShardRange.ofShard(i, sorted.size());
-			if (value.compareTo(range.getStart()) >= 0 && value.compareTo(range.getEnd()) < 0) {
-				return sorted.get(i);
-			}
-		}
-		throw new IllegalStateException("no owner for " + uid);
 	}
 
 	/**

@@ -162,7 +162,7 @@ class ShardedDeliveryIT {
 	}
 
 	private static String owner(String uid, List<String> members) {
-		return ReplicaGroup.owner(uid, members);
+		return ShardOwner.of(uid, members);
 	}
 
 	private static Map<String, String> uids(KubernetesClient admin, String namespace) {
