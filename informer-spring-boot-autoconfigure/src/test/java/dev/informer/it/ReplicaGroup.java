@@ -277,6 +277,7 @@ final class ReplicaGroup implements AutoCloseable {
 		writer.resume();
 		await().atMost(Duration.ofSeconds(30)).until(() -> writer.count() >= before + 5);
 		long thawAt = System.nanoTime() + length.toNanos();
+		int held = replica.proxy.getHeld();
 		replica.proxy.freeze();
 		try {
 			during.run();
@@ -285,6 +286,8 @@ final class ReplicaGroup implements AutoCloseable {
 		finally {
 			replica.proxy.thaw();
 		}
+		assertThat(replica.proxy.getHeld()).as("connections and chunks the blip on %s held", replica.identity)
+			.isGreaterThan(held);
 		int healed = writer.count();
 		await().atMost(Duration.ofSeconds(30)).until(() -> writer.count() >= healed + 10);
 		writer.pause();

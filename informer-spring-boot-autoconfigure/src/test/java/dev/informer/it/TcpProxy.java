@@ -48,6 +48,8 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	private final AtomicInteger held = new AtomicInteger();
+
 	/**
 	 * Return whether the proxy currently refuses connections.
 	 * @return whether cut
@@ -140,11 +142,23 @@ public final class TcpProxy implements AutoCloseable {
 		return this.frozen;
 	}
 
+	/**
+	 * Return how many times a connection or a chunk of bytes waited for a thaw: a test
+	 * that freezes checks that the freeze held something.
+	 * @return the count
+	 */
+	public int getHeld() {
+		return this.held.get();
+	}
+
 	private void awaitThaw() throws IOException {
 		if (!this.frozen) {
 			return;
 		}
 		synchronized (this.thawed) {
+			if (this.frozen && !this.closed) {
+				this.held.incrementAndGet();
+			}
 			while (this.frozen && !this.closed) {
 				try {
 					this.thawed.wait();
