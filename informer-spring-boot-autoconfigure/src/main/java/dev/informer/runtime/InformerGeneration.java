@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -65,9 +64,6 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	// guarded by handoff
 	private @Nullable Map<String, T> seenAtRetirement;
-
-	/** The replayed adds this generation's first list handed on. */
-	private final AtomicInteger replayedAdds = new AtomicInteger();
 
 	private volatile boolean started;
 
@@ -273,9 +269,6 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onAdd(T resource) {
 		boolean replay = this.replayList && !this.listed.isDone() && this.listedAt == null;
-		if (replay) {
-			this.replayedAdds.incrementAndGet();
-		}
 		handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), resource, replay));
 	}
@@ -373,14 +366,6 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 */
 	CompletableFuture<Void> listed() {
 		return this.listed;
-	}
-
-	/**
-	 * Return the number of replayed adds this generation's first list handed on.
-	 * @return the count
-	 */
-	int replayedAdds() {
-		return this.replayedAdds.get();
 	}
 
 	SharedIndexInformer<T> informer() {

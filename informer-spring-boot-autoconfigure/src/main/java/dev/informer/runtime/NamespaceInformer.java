@@ -304,10 +304,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	/**
 	 * Relist for a new shard range: as {@link #relist(RelistReason, boolean, Predicate)}
-	 * does, once {@code permits} lets this watch list, then publish a
-	 * {@link ResourcesReplayedEvent} for the objects the range brought. A relist that
-	 * fails is retried as a replacement, with backoff: the watch never stays on the old
-	 * range.
+	 * does, once {@code permits} lets this watch list, then replay every object of the
+	 * range, as {@link #replay} does. A relist that fails is retried as a replacement,
+	 * with backoff: the watch never stays on the old range.
 	 * @param delivered the objects this replica published before, by its previous range
 	 */
 	void relistForRange(Predicate<? super T> delivered) {
@@ -333,11 +332,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 					return;
 				}
 			}
-			InformerGeneration<T> generation = this.current;
 			listed.whenComplete((ignored, ex) -> {
-				if (ex == null && generation != null) {
-					// on the queue, right after the list's events
-					publishReplayed(generation.replayedAdds(), "shard-range");
+				if (ex == null) {
+					// after the list's events: every object of the range, so that the
+					// ResourcesReplayedEvent covers the whole range as it says
+					replay((resource) -> true, "shard-range");
 				}
 			});
 		});

@@ -61,7 +61,8 @@ class ReplicaGateTests {
 		publisher.addListener((ApplicationListener<ApplicationEvent>) (event) -> {
 			if (event instanceof ResourceEvent<?> resourceEvent) {
 				this.first.add(kind(resourceEvent));
-				if (resourceEvent.getName().equals("late") && !((ResourceAddedEvent<?>) resourceEvent).isReplay()) {
+				if (resourceEvent.getName().equals("late") && resourceEvent instanceof ResourceAddedEvent<?> added
+						&& !added.isReplay()) {
 					this.verdict.set(DeliveryGate.Verdict.LAPSED);
 				}
 			}
@@ -146,7 +147,8 @@ class ReplicaGateTests {
 		// the CRUD mock stalls for 10 s each time a watch closes
 		await().atMost(Duration.ofSeconds(90)).until(() -> relists().stream().allMatch((count) -> count >= 1));
 		assertThat(generationsOfA).hasValueGreaterThanOrEqualTo(3);
-		assertThat(this.informer.isWatching()).isTrue();
+		// the relisted watches watch on
+		await().atMost(Duration.ofSeconds(30)).until(this.informer::isWatching);
 	}
 
 	private List<Long> relists() {
