@@ -154,7 +154,7 @@ class ReplicaGateTests {
 	private List<Long> relists() {
 		return this.informer.getWatches()
 			.stream()
-			.map((watch) -> (long) watch.getRelistCount(RelistReason.SHARD_RANGE))
+			.map((watch) -> watch.getRelistCount(RelistReason.SHARD_RANGE))
 			.toList();
 	}
 
