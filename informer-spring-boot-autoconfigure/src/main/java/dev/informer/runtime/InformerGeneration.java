@@ -23,12 +23,18 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
+import dev.informer.InformerDeclaration;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
+import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.changes.ChangeFilter;
+import dev.informer.runtime.changes.ModelPathCheck;
+import dev.informer.runtime.changes.PathIndexes;
+import dev.informer.runtime.changes.Pruning;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -86,6 +92,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private final boolean watchList;
 
+	private volatile boolean generationFailed;
+
 	/** Set when the API server refused this informer's watch-list. */
 	private volatile @Nullable Throwable watchListRefusal;
 
@@ -94,6 +102,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.watchList = watch.usesWatchList();
 		this.informer = watch.createInformer(client);
 		List<Consumer<? super T>> transforms = new ArrayList<>();
+		InformerDeclaration declaration = watch.definition().getDeclaration();
+		if (!declaration.getPrune().isEmpty()) {
+			// first: customizers' transforms see the object as it will be cached
+			transforms.add(new Pruning<>(declaration.getPrune()));
+		}
+		if (!declaration.getIndexes().isEmpty()) {
+			this.informer.addIndexers(PathIndexes.functions(declaration.getIndexes()));
+		}
 		InformerSpec<T> spec = watch.spec(this.informer, transforms);
 		for (InformerCustomizer customizer : customizers) {
 			customizer.customize(spec);
@@ -272,6 +288,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	@Override
 	public void onAdd(T resource) {
+		if (this.watch.changes().lacksGeneration(resource) && !this.listed.isDone()) {
+			generationNotBumped(resource);
+		}
 		boolean replay = this.replayList && !this.listed.isDone() && this.listedAt == null;
 		if (replay) {
 			this.replayedAdds.incrementAndGet();
@@ -285,6 +304,25 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), oldResource, newResource);
 		handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
+	}
+
+	/**
+	 * The first list shows that the kind does not bump {@code metadata.generation}
+	 * although {@code on-change} compares it: fail the start, naming the property. Until
+	 * then (or when startup does not wait) its updates are delivered, never held back.
+	 */
+	private void generationNotBumped(T resource) {
+		if (this.generationFailed) {
+			return;
+		}
+		this.generationFailed = true;
+		InvalidInformerDeclarationException ex = ModelPathCheck
+			.generationNotBumped(this.watch.definition().getDeclaration());
+		logger.error("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": "
+				+ Cache.metaNamespaceKeyFunc(resource) + " has no metadata.generation; " + ex.getMessage()
+				+ ". Its updates are delivered unfiltered. " + ex.getAction());
+		this.watch.getStatus().transition(InformerState.FAILED, ex.getMessage());
+		this.watch.synced().completeExceptionally(ex);
 	}
 
 	@Override
@@ -306,7 +344,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			if (type != EventType.RESYNC) {
 				// resyncs replay the cache: fabric8 queues them without changing it
 				this.tracker.delivered(key);
-				queue.event(() -> this.watch.deliver(type, event));
+				ResourceEvent<T> filtered = filter(key, type, event);
+				if (filtered == null) {
+					this.watch.getStatus().eventFiltered();
+					return;
+				}
+				queue.event(() -> this.watch.deliver(type, filtered));
 			}
 			else if (!this.tracker.isPending(key) && this.watch.resyncsQueued().add(key)) {
 				// a change of this object not handed on yet (an add held back until a
@@ -320,6 +363,35 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				});
 			}
 		}
+	}
+
+	/**
+	 * Apply {@code on-change}: an update carries the state last delivered as its old one,
+	 * or is held back when none of the declared parts changed since; adds and deletes
+	 * pass (a relist's delete with final state unknown too). Resyncs do not come here:
+	 * they replay the cache, change nothing and are delivered as before.
+	 */
+	private @Nullable ResourceEvent<T> filter(String key, EventType type, ResourceEvent<T> event) {
+		ChangeFilter<T> changes = this.watch.changes();
+		if (!changes.isActive()) {
+			return event;
+		}
+		if (event instanceof ResourceUpdatedEvent<T> update) {
+			T old = changes.updated(key, update.getOldResource(), update.getResource());
+			if (old == null) {
+				return null;
+			}
+			return (old == update.getOldResource()) ? event
+					: new ResourceUpdatedEvent<>(this.watch.definition().getName(),
+							this.watch.definition().getResourceClass(), old, update.getResource());
+		}
+		if (type == EventType.DELETED) {
+			changes.deleted(key);
+		}
+		else {
+			changes.added(key, event.getResource());
+		}
+		return event;
 	}
 
 	private void transformFailed(String key, Throwable ex) {

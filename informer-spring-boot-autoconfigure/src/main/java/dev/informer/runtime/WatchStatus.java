@@ -105,7 +105,8 @@ public final class WatchStatus implements Watch {
 				this.lastEventAt, getLastActivityAt(), this.lastList, this.counters.lists(),
 				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
 				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
-				this.counters.listenerFailures(), this.resyncs.snapshot(syncedAt), this.availability.snapshot());
+				this.counters.listenerFailures(), this.counters.filteredCount(), this.resyncs.snapshot(syncedAt),
+				this.availability.snapshot());
 	}
 
 	// the values the runtime reads often, without a snapshot
@@ -272,6 +273,13 @@ public final class WatchStatus implements Watch {
 		if (type == EventType.RESYNC) {
 			this.resyncs.delivered(now);
 		}
+	}
+
+	/**
+	 * Record an update that {@code on-change} held back: cached, not delivered.
+	 */
+	void eventFiltered() {
+		this.counters.filtered();
 	}
 
 	void errorOccurred(Throwable ex) {
