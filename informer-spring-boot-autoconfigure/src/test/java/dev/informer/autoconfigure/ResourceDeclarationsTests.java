@@ -20,6 +20,7 @@ import org.springframework.context.event.EventListener;
 import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.ResourceCache;
 import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
@@ -153,6 +154,28 @@ class ResourceDeclarationsTests {
 	}
 
 	@Test
+	void spelConditionsLookUpTheIndexThroughTheCacheBean() {
+		client.configMaps().resource(TestResources.configMap("decl", "web-1", Map.of("app", "web"), "1")).create();
+		client.configMaps().resource(TestResources.configMap("decl", "web-2", Map.of("app", "web"), "1")).create();
+		client.configMaps().resource(TestResources.configMap("decl", "db-1", Map.of("app", "db"), "1")).create();
+		this.runner.withBean(SharedAppListener.class)
+			.withPropertyValues("informer.resources.configmaps.indexes.by-app=metadata.labels['app']")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				SharedAppListener listener = context.getBean(SharedAppListener.class);
+				for (String name : List.of("db-1", "web-1")) {
+					client.configMaps().inNamespace("decl").withName(name).edit((cm) -> {
+						cm.setData(Map.of("value", "2"));
+						return cm;
+					});
+				}
+				await().until(() -> !listener.updated.isEmpty());
+				assertThat(listener.updated).containsExactly("web-1");
+			});
+		client.configMaps().inNamespace("decl").delete();
+	}
+
+	@Test
 	void prunedFieldsAreNeitherCachedNorDelivered() {
 		client.configMaps()
 			.resource(new ConfigMapBuilder(TestResources.configMap("decl", "applied", "1")).editMetadata()
@@ -210,6 +233,19 @@ class ResourceDeclarationsTests {
 		@Autowired
 		@Qualifier("configmaps")
 		ResourceCache<ConfigMap> configMaps;
+
+	}
+
+	static class SharedAppListener {
+
+		final List<String> updated = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+		// the objects that share their app with another
+		@EventListener(condition = "@'informerCache.configmaps'.byIndex('by-app', "
+				+ "#event.resource.metadata.labels['app']).size() > 1")
+		void on(ResourceUpdatedEvent<ConfigMap> event) {
+			this.updated.add(event.getName());
+		}
 
 	}
 
