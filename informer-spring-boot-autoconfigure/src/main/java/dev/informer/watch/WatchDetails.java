@@ -77,6 +77,9 @@ public final class WatchDetails {
 		details.put("relists", snapshot.relists());
 		details.put("events", snapshot.events());
 		details.put("listenerFailures", snapshot.listenerFailures());
+		if (!declaration.getChangePaths().isEmpty()) {
+			details.put("filteredEvents", snapshot.filteredEvents());
+		}
 		WatchError error = snapshot.lastError();
 		if (error != null) {
 			Map<String, Object> lastError = new LinkedHashMap<>();

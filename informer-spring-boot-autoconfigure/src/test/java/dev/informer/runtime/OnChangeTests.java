@@ -25,6 +25,7 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
+import dev.informer.watch.WatchDetails;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -67,6 +68,9 @@ class OnChangeTests {
 		assertThat(data((ConfigMap) update.getResource())).isEqualTo("2");
 		assertThat(((ConfigMap) update.getResource()).getMetadata().getLabels()).containsEntry("colour", "blue");
 		assertThat(this.informer.getWatches().get(0).getFilteredEvents()).isEqualTo(2);
+		// as health and the endpoint show it
+		assertThat(WatchDetails.of(this.informer, this.informer.getWatches().get(0).snapshot()))
+			.containsEntry("filteredEvents", 2L);
 		assertThat(this.informer.getWatches().get(0).getEventCount(dev.informer.watch.EventType.UPDATED)).isEqualTo(1);
 	}
 
