@@ -206,8 +206,11 @@ class ResourceDeclarationsIT {
 	}
 
 	private static ResourceUpdatedEvent<?> update(RecordingListener listener, String informer) {
-		List<ResourceUpdatedEvent> updates = listener.events(ResourceUpdatedEvent.class,
-				(event) -> informer.equals(event.getInformerName()));
+		List<ResourceUpdatedEvent<?>> updates = listener.resourceEvents()
+			.stream()
+			.filter((event) -> event instanceof ResourceUpdatedEvent<?> && informer.equals(event.getInformerName()))
+			.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
+			.toList();
 		assertThat(updates).hasSize(1);
 		return updates.get(0);
 	}
