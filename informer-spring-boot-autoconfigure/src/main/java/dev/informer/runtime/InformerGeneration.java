@@ -27,6 +27,7 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.ResourcePath;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
@@ -258,6 +259,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onList(String resourceVersion, boolean remainedEmpty) {
 		this.listing = false;
+		if (this.listedAt == null && this.watch.definition().isGeneric() && this.watch.changes().isActive()
+				&& !this.watch.getStatus().isSynced()) {
+			warnUnmatched();
+		}
 		this.listedAt = this.watch.clock().instant();
 		queueMarker(() -> {
 			if (this.watch.getStatus().listCompleted(this.store.size())) {
@@ -304,6 +309,22 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), oldResource, newResource);
 		handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
+	}
+
+	/**
+	 * A kind watched without a model class has no fields to check paths against at
+	 * startup: say so when the first list shows an {@code on-change} path that selects
+	 * nothing in any object.
+	 */
+	private void warnUnmatched() {
+		List<T> listed = this.store.values().toList();
+		for (ResourcePath path : this.watch.changes().unmatched(listed)) {
+			logger
+				.warn("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": on-change path '"
+						+ path + "' selects nothing in any of the " + listed.size() + " listed objects; check its "
+						+ "spelling against the custom resource's schema: updates that change only other parts are "
+						+ "not delivered");
+		}
 	}
 
 	/**

@@ -14,8 +14,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerRegistry;
 import dev.informer.InvalidInformerDeclarationException;
@@ -35,6 +38,7 @@ import static org.awaitility.Awaitility.await;
  * generation on every change outside metadata) and a metadata-only informer (a data edit
  * reaches it as an update that changes only the resourceVersion).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ResourceDeclarationsIT {
 
 	private static final String NS = "it-declarations";
@@ -170,6 +174,17 @@ class ResourceDeclarationsIT {
 			assertThat(registry.cache("configmaps", PartialObjectMetadata.class).byIndex("by-colour", "green"))
 				.hasSize(1);
 		});
+	}
+
+	@Test
+	void aPathAbsentFromEveryListedCustomResourceIsReported(CapturedOutput output) {
+		InformerContexts.runner(() -> admin)
+			.withPropertyValues("informer.resources.widgets.api-version=example.com/v1",
+					"informer.resources.widgets.kind=Widget", "informer.resources.widgets.namespaces=" + NS,
+					"informer.resources.widgets.on-change=spec.colour,spec.color")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.getOut()).contains("on-change path 'spec.colour' selects nothing in any of the 1 listed")
+			.doesNotContain("on-change path 'spec.color'");
 	}
 
 	@Test

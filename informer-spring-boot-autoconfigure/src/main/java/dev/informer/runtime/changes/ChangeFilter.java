@@ -1,5 +1,6 @@
 package dev.informer.runtime.changes;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -122,6 +123,24 @@ public final class ChangeFilter<T extends HasMetadata> {
 	 */
 	public int size() {
 		return this.lastDelivered.size();
+	}
+
+	/**
+	 * Return the declared paths outside {@code metadata} that select nothing in any of
+	 * the given objects: for a kind without a model class, nothing checked them at
+	 * startup, and a misspelt one would hold back every update that changes only other
+	 * parts.
+	 * @param listed the objects of a first list
+	 * @return the paths, empty when there are no objects
+	 */
+	public List<ResourcePath> unmatched(Collection<? extends T> listed) {
+		if (listed.isEmpty()) {
+			return List.of();
+		}
+		return this.paths.stream()
+			.filter((path) -> !path.isMetadata())
+			.filter((path) -> listed.stream().allMatch((resource) -> PathReader.read(resource, path).isEmpty()))
+			.toList();
 	}
 
 	/**
