@@ -93,7 +93,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private final boolean watchList;
 
-	private volatile boolean generationFailed;
+	/** Set when the first list showed that the kind does not bump generation. */
+	private volatile @Nullable InvalidInformerDeclarationException generationFailure;
 
 	/** Set when the API server refused this informer's watch-list. */
 	private volatile @Nullable Throwable watchListRefusal;
@@ -265,7 +266,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		}
 		this.listedAt = this.watch.clock().instant();
 		queueMarker(() -> {
-			if (this.watch.getStatus().listCompleted(this.store.size())) {
+			boolean first = this.watch.getStatus().listCompleted(this.store.size());
+			InvalidInformerDeclarationException invalid = this.generationFailure;
+			if (first && invalid != null) {
+				// after the list's own transition, so that FAILED stays until a relist
+				this.watch.getStatus().declarationFailed(invalid.getMessage());
+				this.watch.synced().completeExceptionally(invalid);
+			}
+			else if (first) {
 				// publish the synced event first: startup waits on this future, and
 				// listeners of that event must be done before the application goes on
 				this.watch.owner().namespaceSynced();
@@ -329,21 +337,20 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	/**
 	 * The first list shows that the kind does not bump {@code metadata.generation}
-	 * although {@code on-change} compares it: fail the start, naming the property. Until
-	 * then (or when startup does not wait) its updates are delivered, never held back.
+	 * although {@code on-change} compares it: once the list is delivered the watch goes
+	 * to FAILED and the start fails, naming the property. Its updates are delivered,
+	 * never held back (when startup does not wait, the watch carries on so).
 	 */
 	private void generationNotBumped(T resource) {
-		if (this.generationFailed) {
+		if (this.generationFailure != null) {
 			return;
 		}
-		this.generationFailed = true;
 		InvalidInformerDeclarationException ex = ModelPathCheck
 			.generationNotBumped(this.watch.definition().getDeclaration());
+		this.generationFailure = ex;
 		logger.error("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": "
 				+ Cache.metaNamespaceKeyFunc(resource) + " has no metadata.generation; " + ex.getMessage()
 				+ ". Its updates are delivered unfiltered. " + ex.getAction());
-		this.watch.getStatus().transition(InformerState.FAILED, ex.getMessage());
-		this.watch.synced().completeExceptionally(ex);
 	}
 
 	@Override

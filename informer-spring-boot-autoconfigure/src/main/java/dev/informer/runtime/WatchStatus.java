@@ -313,6 +313,16 @@ public final class WatchStatus implements Watch {
 	}
 
 	/**
+	 * Record that the first list showed the declaration cannot work: the watch goes to
+	 * FAILED, with the reason as its last error (health and the endpoint show it).
+	 * @param message what is wrong, naming the property
+	 */
+	void declarationFailed(String message) {
+		this.lastError = new WatchError(this.clock.instant(), 0, "InvalidDeclaration", message);
+		transition(InformerState.FAILED, message);
+	}
+
+	/**
 	 * Start over after a stop: the next list is an initial list again. Counters keep
 	 * counting.
 	 */

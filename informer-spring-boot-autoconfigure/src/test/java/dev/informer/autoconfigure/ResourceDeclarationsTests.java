@@ -17,13 +17,16 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
 
+import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.ResourceCache;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -65,24 +68,7 @@ class ResourceDeclarationsTests {
 
 	@Test
 	void generationOnAKindWhoseListedObjectsLackItFailsStartup() {
-		// fabric8's mock sets a generation on every object it creates: list one without,
-		// as a real API server lists a kind that does not bump it
-		mock.server()
-			.expect()
-			.get()
-			.withPath("/api/v1/namespaces/decl/pods?resourceVersion=0")
-			.andReturn(200,
-					new PodListBuilder().withNewMetadata()
-						.withResourceVersion("1")
-						.endMetadata()
-						.addToItems(new PodBuilder().withNewMetadata()
-							.withNamespace("decl")
-							.withName("p")
-							.withResourceVersion("1")
-							.endMetadata()
-							.build())
-						.build())
-			.always();
+		expectPodWithoutGeneration();
 		this.runner
 			.withPropertyValues("informer.resources.pods.api-version=v1", "informer.resources.pods.kind=Pod",
 					"informer.resources.pods.namespaces=decl", "informer.resources.pods.on-change=generation")
@@ -92,6 +78,22 @@ class ResourceDeclarationsTests {
 				assertThat(failure.getInformerName()).isEqualTo("pods");
 				assertThat(failure.getProperty()).isEqualTo("on-change[0]");
 				assertThat(failure.getAction()).contains("labels");
+			});
+	}
+
+	@Test
+	void generationOnAKindWhoseListedObjectsLackItLeavesTheWatchFailedWhenStartupDoesNotWait() {
+		expectPodWithoutGeneration();
+		this.runner
+			.withPropertyValues("informer.resources.pods.api-version=v1", "informer.resources.pods.kind=Pod",
+					"informer.resources.pods.namespaces=decl", "informer.resources.pods.on-change=generation",
+					"informer.startup.wait-for-sync=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Watch watch = context.getBean(DefaultInformerRegistry.class).informer("pods").getWatches().get(0);
+				await().until(() -> watch.getLastList() != null && watch.getState() == InformerState.FAILED);
+				assertThat(watch.getLastError().reason()).isEqualTo("InvalidDeclaration");
+				assertThat(watch.getLastError().message()).contains("on-change[0] 'generation' never changes on Pod");
 			});
 	}
 
@@ -196,6 +198,27 @@ class ResourceDeclarationsTests {
 					.containsOnlyKeys("kept");
 			});
 		client.configMaps().inNamespace("decl").delete();
+	}
+
+	private static void expectPodWithoutGeneration() {
+		// fabric8's mock sets a generation on every object it creates: list one without,
+		// as a real API server lists a kind that does not bump it
+		mock.server()
+			.expect()
+			.get()
+			.withPath("/api/v1/namespaces/decl/pods?resourceVersion=0")
+			.andReturn(200,
+					new PodListBuilder().withNewMetadata()
+						.withResourceVersion("1")
+						.endMetadata()
+						.addToItems(new PodBuilder().withNewMetadata()
+							.withNamespace("decl")
+							.withName("p")
+							.withResourceVersion("1")
+							.endMetadata()
+							.build())
+						.build())
+			.always();
 	}
 
 	private void assertInvalid(String... propertiesThenExpectations) {
