@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -16,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.ResolvableType;
 
 import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
@@ -153,6 +155,19 @@ class ResourceDeclarationsTests {
 				assertThat(cache.indexKeys("by-app")).containsExactly("web");
 			});
 		client.configMaps().inNamespace("decl").delete();
+	}
+
+	@Test
+	void aMetadataOnlyInformersCacheBeanHoldsPartialObjectMetadata() {
+		this.runner.withPropertyValues("informer.resources.configmaps.cache=metadata").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBeanNamesForType(
+					ResolvableType.forClassWithGenerics(ResourceCache.class, PartialObjectMetadata.class)))
+				.containsExactly("informerCache.configmaps");
+			assertThat(context
+				.getBeanNamesForType(ResolvableType.forClassWithGenerics(ResourceCache.class, ConfigMap.class)))
+				.isEmpty();
+		});
 	}
 
 	@Test

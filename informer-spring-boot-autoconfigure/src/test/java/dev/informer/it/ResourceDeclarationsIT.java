@@ -19,9 +19,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.ResolvableType;
 
 import dev.informer.InformerRegistry;
 import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.ResourceCache;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
@@ -118,6 +120,13 @@ class ResourceDeclarationsIT {
 			assertThat(context).hasNotFailed();
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			InformerRegistry registry = context.getBean(InformerRegistry.class);
+			// one cache bean per informer, typed with the class of its objects
+			assertThat(context.getBeanNamesForType(cacheOf(Deployment.class)))
+				.containsExactly("informerCache.deployments");
+			assertThat(context.getBeanNamesForType(cacheOf(GenericKubernetesResource.class)))
+				.containsExactly("informerCache.widgets");
+			assertThat(context.getBeanNamesForType(cacheOf(PartialObjectMetadata.class)))
+				.containsExactly("informerCache.configmaps");
 
 			// noise: a status write, a label on a custom resource, a data edit
 			admin.apps().deployments().inNamespace(NS).withName("web").editStatus((deployment) -> {
@@ -214,6 +223,10 @@ class ResourceDeclarationsIT {
 				assertThat(failure).isInstanceOf(InvalidInformerDeclarationException.class)
 					.hasMessageContaining("on-change[0] 'generation' never changes on Service");
 			});
+	}
+
+	private static ResolvableType cacheOf(Class<?> type) {
+		return ResolvableType.forClassWithGenerics(ResourceCache.class, type);
 	}
 
 	private static long filtered(DefaultInformerRegistry registry, String name) {
