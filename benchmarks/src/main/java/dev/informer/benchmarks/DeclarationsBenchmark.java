@@ -30,6 +30,7 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.RetryPolicy;
+import dev.informer.runtime.changes.ChangeFilter;
 
 /**
  * What {@code prune} and {@code on-change} save, on the API server {@link ApiServer}
@@ -39,8 +40,9 @@ import dev.informer.runtime.RetryPolicy;
  * Deployment gets five status writes and one scale, with {@code on-change: [generation]}
  * and without. Run with
  * {@code ./mvnw -q -B -pl benchmarks -am -Pbenchmark -DskipTests verify
- * -Dbenchmark.main=dev.informer.benchmarks.DeclarationsBenchmark -Dbenchmark.jvm=-Xmx1g
- * -Dbenchmark.args=}.
+ * -Dbenchmark.main=dev.informer.benchmarks.DeclarationsBenchmark
+ * "-Dbenchmark.jvm=-Xmx1g -Djol.magicFieldOffset=true" -Dbenchmark.args=} (JOL needs the
+ * property to size records).
  */
 public final class DeclarationsBenchmark {
 
@@ -121,6 +123,7 @@ public final class DeclarationsBenchmark {
 		for (int i = 0; i < DEPLOYMENTS; i++) {
 			client.apps().deployments().resource(deployment(i)).create();
 		}
+		List<Deployment> delivered = client.apps().deployments().inNamespace("on-change-bench").list().getItems();
 		for (int write = 1; write <= STATUS_WRITES; write++) {
 			int replicas = write;
 			for (int i = 0; i < DEPLOYMENTS; i++) {
@@ -136,6 +139,7 @@ public final class DeclarationsBenchmark {
 					});
 			}
 		}
+		filterFootprint(delivered, client.apps().deployments().inNamespace("on-change-bench").list().getItems());
 		for (int i = 0; i < DEPLOYMENTS; i++) {
 			client.apps().deployments().inNamespace("on-change-bench").withName("d-" + i).scale(2);
 		}
@@ -148,6 +152,37 @@ public final class DeclarationsBenchmark {
 				DEPLOYMENTS, STATUS_WRITES, anyUpdates.get(), generationUpdates.get(), filtered(generation));
 		generation.stop();
 		any.stop();
+	}
+
+	/**
+	 * The worst case of the filter's memory: every object's latest updates held back, so
+	 * that it keeps the delivered version beside the cached one. Measured as the deep
+	 * size of the cached objects with the filter, and without, on the server's own
+	 * objects.
+	 */
+	private static void filterFootprint(List<Deployment> delivered, List<Deployment> cached) {
+		InformerDeclaration declaration = InformerDeclaration.builder("footprint")
+			.apiVersion("apps/v1")
+			.kind("Deployment")
+			.onChange(List.of("generation"))
+			.build();
+		ChangeFilter<Deployment> filter = ChangeFilter.of(declaration);
+		// as the cache holds them (strip-managed-fields, the default)
+		delivered.forEach((deployment) -> deployment.getMetadata().setManagedFields(null));
+		cached.forEach((deployment) -> deployment.getMetadata().setManagedFields(null));
+		Map<String, Deployment> byName = new LinkedHashMap<>();
+		cached.forEach((deployment) -> byName.put(deployment.getMetadata().getName(), deployment));
+		for (Deployment first : delivered) {
+			String key = first.getMetadata().getNamespace() + "/" + first.getMetadata().getName();
+			filter.added(key, first);
+			if (filter.updated(key, first, byName.get(first.getMetadata().getName())) != null) {
+				throw new IllegalStateException("A status write was not held back");
+			}
+		}
+		long cacheAlone = GraphLayout.parseInstance(cached.toArray()).totalSize() / cached.size();
+		long withFilter = GraphLayout.parseInstance(cached.toArray(), filter).totalSize() / cached.size();
+		System.out.printf("on-change memory: %d bytes/object cached; %d with the filter's entries when every "
+				+ "object's latest updates were held back (worst case)%n", cacheAlone, withFilter);
 	}
 
 	private static ResourceInformer<Deployment> deployments(String name, List<String> onChange, AtomicLong updates) {
