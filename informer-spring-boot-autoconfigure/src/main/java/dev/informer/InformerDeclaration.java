@@ -17,8 +17,8 @@ import dev.informer.runtime.ResourceKindResolver;
 
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to
- * resync. Validated on construction by {@link #validate()}; resolved against the API
- * server by {@link ResourceKindResolver}.
+ * resync. Validated on construction (the builder's {@link Builder#build()}); resolved
+ * against the API server by {@link ResourceKindResolver}.
  * <p>
  * Longer than most classes because every rule of validation names the property, the bad
  * value and the fix, as the house style asks of configuration errors.

@@ -23,6 +23,11 @@ public final class BenchmarkMain {
 		System.setProperty("java.awt.headless", "true");
 		boolean replicas = !Arrays.asList(args).contains("--no-replicas");
 		args = Arrays.stream(args).filter((arg) -> !arg.equals("--no-replicas")).toArray(String[]::new);
+		if (Arrays.asList(args).contains("--pods-only")) {
+			System.out.println(PodBenchmark.run(intArg(args, "--pods", 5000), intArg(args, "--nodes", 100),
+					intArg(args, "--updates", 20_000), intArg(args, "--seed", 20261202)));
+			System.exit(0);
+		}
 		if (Arrays.asList(args).contains("--replicas-only")) {
 			Options options = Options
 				.parse(Arrays.stream(args).filter((arg) -> !arg.equals("--replicas-only")).toArray(String[]::new));
@@ -41,6 +46,12 @@ public final class BenchmarkMain {
 		System.out.println("Written: " + options.output().toAbsolutePath().resolve("results.{json,csv,png,md}"));
 		// fabric8 and the API server leave non-daemon threads behind
 		System.exit(0);
+	}
+
+	private static int intArg(String[] args, String name, int defaultValue) {
+		List<String> list = Arrays.asList(args);
+		int index = list.indexOf(name);
+		return (index >= 0 && index + 1 < list.size()) ? Integer.parseInt(list.get(index + 1)) : defaultValue;
 	}
 
 	static Report run(Options options) throws Exception {

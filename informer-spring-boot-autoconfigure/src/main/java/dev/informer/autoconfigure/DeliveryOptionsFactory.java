@@ -48,13 +48,33 @@ final class DeliveryOptionsFactory {
 		boolean shared = delivery.getMode() != DeliveryMode.ALL
 				|| modes.values().stream().anyMatch((mode) -> mode != DeliveryMode.ALL);
 		String group = group(delivery, environment, shared);
-		return new DeliveryOptions(delivery.getMode(), modes, group, identity(delivery, environment),
+		DeliveryOptions options = new DeliveryOptions(delivery.getMode(), modes, group, identity(delivery, environment),
 				leaseNamespace(delivery, podNamespace), delivery.getLeaseDuration(), delivery.getRenewDeadline(),
 				delivery.getRetryPeriod(), delivery.isServerSharding());
+		boolean sharded = delivery.getMode() == DeliveryMode.SHARDED || modes.containsValue(DeliveryMode.SHARDED);
+		if (sharded) {
+			validateMemberLeaseName(options);
+		}
+		return options;
+	}
+
+	/**
+	 * A sharded member's Lease is named after the group and the identity; an identity
+	 * that leaves no valid name would be refused by the API server at every attempt.
+	 */
+	private static void validateMemberLeaseName(DeliveryOptions options) {
+		String name = options.memberLeaseName();
+		if (!InformerProperties.LEASE_NAME.matcher(name).matches()) {
+			throw new InvalidConfigurationPropertyValueException("informer.delivery.identity", options.identity(),
+					"gives '" + name + "' as the name of this replica's Lease, which is not a valid Lease name "
+							+ "(lower case letters, digits, '-' and '.', no two of '.' and '-' in a row); set "
+							+ "informer.delivery.identity to a valid name, for example the pod name");
+		}
 	}
 
 	private static String group(InformerProperties.Delivery delivery, Environment environment, boolean required) {
 		if (delivery.getGroup() != null) {
+			// checked when bound
 			return delivery.getGroup();
 		}
 		String application = environment.getProperty("spring.application.name");
@@ -69,11 +89,22 @@ final class DeliveryOptionsFactory {
 			return "informers";
 		}
 		String group = DeliveryOptions.leaseName(application);
-		if (group.isEmpty()) {
+		if (group.isEmpty() || !InformerProperties.LEASE_NAME.matcher(group).matches()) {
 			if (required) {
 				throw new InvalidConfigurationPropertyValueException("informer.delivery.group", null,
-						"spring.application.name '" + application + "' gives no valid Lease name; set "
-								+ "informer.delivery.group, for example 'orders-service'");
+						"spring.application.name '" + application + "' gives no valid Lease name ('" + group
+								+ "'); set informer.delivery.group, for example 'orders-service'");
+			}
+			return "informers";
+		}
+		if (group.length() > InformerProperties.MAX_GROUP_LENGTH) {
+			if (required) {
+				throw new InvalidConfigurationPropertyValueException("informer.delivery.group", null,
+						"spring.application.name '" + application + "' gives a group of " + group.length()
+								+ " characters; a group must be at most " + InformerProperties.MAX_GROUP_LENGTH
+								+ " characters (it is the value of the label " + DeliveryOptions.GROUP_LABEL
+								+ " on the Leases of a sharded group's members); set informer.delivery.group, for "
+								+ "example 'orders-service'");
 			}
 			return "informers";
 		}

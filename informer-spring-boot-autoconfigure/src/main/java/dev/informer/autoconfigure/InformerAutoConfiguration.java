@@ -43,8 +43,13 @@ import org.springframework.core.metrics.StartupStep;
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
  * informers publishing typed application events.
+ * <p>
+ * Ordered after Spring Cloud Kubernetes' fabric8 auto-configuration, so that an
+ * application with both has one {@link KubernetesClient}: Spring Cloud Kubernetes' (which
+ * honours {@code spring.cloud.kubernetes.client.*}) where it defines one, the starter's
+ * otherwise.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.cloud.kubernetes.fabric8.Fabric8AutoConfiguration")
 @ConditionalOnClass(KubernetesClient.class)
 @ConditionalOnBooleanProperty(name = "informer.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(InformerProperties.class)

@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 
 import dev.informer.DeliveryMode;
 import dev.informer.CacheMode;
+import dev.informer.runtime.DeliveryOptions;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
@@ -27,8 +28,16 @@ import dev.informer.CacheMode;
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
 
-	private static final Pattern LEASE_NAME = Pattern
+	/**
+	 * A Kubernetes object name (DNS subdomain), as Lease names must be.
+	 */
+	static final Pattern LEASE_NAME = Pattern
 		.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+	/**
+	 * The longest group: a label value has at most 63 characters.
+	 */
+	static final int MAX_GROUP_LENGTH = 63;
 
 	/**
 	 * Whether to start the declared informers.
@@ -229,7 +238,9 @@ public class InformerProperties implements InitializingBean {
 		/**
 		 * Whether startup fails at once when the API server denies the initial list (HTTP
 		 * 401 or 403). When false the informer retries with backoff until access is
-		 * granted. Only applies while startup waits for sync.
+		 * granted. Only applies while startup waits for sync. With a namespace-selector
+		 * it applies to the watch on Namespaces, not to the namespaces it chooses: those
+		 * are retried, as their RoleBinding may come after their label.
 		 */
 		private boolean failOnForbidden = true;
 
@@ -315,13 +326,15 @@ public class InformerProperties implements InitializingBean {
 
 		/**
 		 * How long a Lease lasts without renewal before another replica may take it.
+		 * Whole seconds: a Lease stores its duration in seconds.
 		 */
 		private Duration leaseDuration = Duration.ofSeconds(15);
 
 		/**
 		 * How long a holder keeps trying to renew its Lease before it stops publishing.
 		 * Shorter than the lease duration, so that a replica stops before another may
-		 * take over.
+		 * take over, and longer than 2.2 retry periods (fabric8's longest wait between
+		 * two attempts).
 		 */
 		private Duration renewDeadline = Duration.ofSeconds(10);
 
@@ -354,22 +367,57 @@ public class InformerProperties implements InitializingBean {
 				throw invalid("informer.delivery.max-threads", this.maxThreads,
 						"must be at least 1, for example '8' (the default)");
 			}
-			if (this.group != null && !LEASE_NAME.matcher(this.group).matches()) {
-				throw invalid("informer.delivery.group", this.group,
-						"must be a valid Kubernetes name (lower case letters, digits, '-' and '.'), "
-								+ "for example 'orders-service'");
+			if (this.group != null) {
+				validateGroup(this.group);
 			}
+			requireWholeSeconds(this.leaseDuration);
 			requirePositive("informer.delivery.retry-period", this.retryPeriod, "for example '2s'");
-			if (this.renewDeadline.compareTo(this.retryPeriod.multipliedBy(12).dividedBy(10)) <= 0) {
+			// fabric8's elector waits up to 2.2 retry periods between attempts, and
+			// refuses
+			// to start unless a renewal fits twice in the deadline
+			long retry = this.retryPeriod.toMillis();
+			if (this.renewDeadline.toMillis() <= retry + (retry * 12 + 9) / 10) {
 				throw invalid("informer.delivery.renew-deadline", this.renewDeadline,
-						"must be longer than 1.2 x informer.delivery.retry-period (" + simple(this.retryPeriod)
-								+ "), so that a renewal can be retried before it; for example '10s' with '2s'");
+						"must be longer than 2.2 x informer.delivery.retry-period (" + simple(this.retryPeriod)
+								+ "): fabric8 waits up to that long between two attempts to renew; for example "
+								+ "'10s' with '2s'");
 			}
 			if (this.leaseDuration.compareTo(this.renewDeadline) <= 0) {
 				throw invalid("informer.delivery.lease-duration", this.leaseDuration,
 						"must be longer than informer.delivery.renew-deadline (" + simple(this.renewDeadline)
 								+ "), so that a leader stops publishing before another replica may take over; "
 								+ "for example '15s' with '10s'");
+			}
+		}
+
+		/**
+		 * The Lease stores its duration as whole seconds ({@code leaseDurationSeconds},
+		 * at least 1), and fabric8 truncates: 1500ms would let other replicas take over
+		 * after 1 s, and anything under a second is written as 0, which the API server
+		 * refuses (HTTP 422).
+		 */
+		private static void requireWholeSeconds(Duration leaseDuration) {
+			if (leaseDuration.isNegative() || leaseDuration.getNano() != 0 || leaseDuration.isZero()) {
+				long written = Math.max(0, leaseDuration.getSeconds());
+				throw invalid("informer.delivery.lease-duration", leaseDuration,
+						"must be whole seconds, at least 1s: a Lease stores its duration in seconds and this one "
+								+ "would be written as " + written + " s"
+								+ ((written == 0) ? ", which the API server refuses" : "") + "; for example '"
+								+ Math.max(1, written + 1) + "s'");
+			}
+		}
+
+		private static void validateGroup(String group) {
+			if (!LEASE_NAME.matcher(group).matches()) {
+				throw invalid("informer.delivery.group", group,
+						"must be a valid Kubernetes name (lower case letters, digits, '-' and '.'), "
+								+ "for example 'orders-service'");
+			}
+			if (group.length() > MAX_GROUP_LENGTH) {
+				throw invalid("informer.delivery.group", group,
+						"must be at most " + MAX_GROUP_LENGTH + " characters (it has " + group.length()
+								+ "): it is the value of the label " + DeliveryOptions.GROUP_LABEL
+								+ " on the Leases of a sharded group's members; for example 'orders-service'");
 			}
 		}
 

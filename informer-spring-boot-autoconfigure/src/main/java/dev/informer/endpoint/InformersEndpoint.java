@@ -295,12 +295,28 @@ public class InformersEndpoint {
 			}
 		}
 		Map<String, Object> declaration = declaration(informer.getDefinition());
+		@Nullable Map<String, Object> namespaceSelection = null;
 		if (informer.getDefinition().getDeclaration().getNamespaceSelector() != null) {
 			// the namespaces the selector matches now
 			declaration.put("selectedNamespaces",
 					informer.getWatches().stream().map(Watch::getNamespace).filter(Objects::nonNull).toList());
+			Watch selection = informer.getNamespaceWatch();
+			if (selection != null) {
+				WatchSnapshot snapshot = selection.snapshot();
+				WatchHealth health = this.policy.evaluate(informer, snapshot, now);
+				namespaceSelection = new LinkedHashMap<>();
+				namespaceSelection.put("status", health.level().name());
+				if (health.reason() != null) {
+					namespaceSelection.put("reason", health.reason());
+				}
+				namespaceSelection.putAll(WatchDetails.ofNamespaceSelection(informer, snapshot));
+				if (health.level().compareTo(worst) > 0) {
+					worst = health.level();
+				}
+			}
 		}
-		return new InformerDescriptor(worst.name(), declaration, informer.getCache().size(), watches);
+		return new InformerDescriptor(worst.name(), declaration, informer.getCache().size(), watches,
+				namespaceSelection);
 	}
 
 	private static Map<String, Object> declaration(InformerDefinition<?> definition) {
@@ -369,9 +385,15 @@ public class InformersEndpoint {
 	 * @param declaration what it watches, as declared and resolved
 	 * @param cacheSize the objects cached over all its watches
 	 * @param watches the state of each watch (one per declared namespace, or one for all)
+	 * @param namespaceSelection with a {@code namespace-selector}, the state of the watch
+	 * on Namespaces that chooses the namespaces (its {@code status} counts in the
+	 * informer's)
 	 */
 	public record InformerDescriptor(String status, Map<String, Object> declaration, int cacheSize,
-			List<Map<String, Object>> watches) implements OperationResponseBody {
+			List<Map<String, Object>> watches,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Object> namespaceSelection)
+			implements
+				OperationResponseBody {
 
 	}
 

@@ -9,9 +9,7 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
-import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
-import org.springframework.boot.health.contributor.HealthIndicator;
 
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealthPolicy;
@@ -24,9 +22,10 @@ import dev.informer.watch.WatchedInformer;
  * {@link InformerHealthIndicator} per namespace, so that Spring Boot aggregates their
  * statuses and each namespace's state can be read on its own (for example at
  * {@code /actuator/health/informers/configmaps/team-a}); any other informer is a single
- * indicator. An informer declared with a {@code namespace-selector} is composite over the
- * namespaces it watches now (which change as namespaces join and leave), or, while none
- * matches, a single indicator that is UP and names its selector.
+ * indicator. An informer declared with a {@code namespace-selector} is composite: a
+ * {@value #NAMESPACE_SELECTOR} child reports the watch on Namespaces that chooses its
+ * namespaces ({@link NamespaceSelectionHealthIndicator}), and one child per namespace it
+ * watches now (which change as namespaces join and leave).
  * <p>
  * A probe only reads the statuses, in time linear in the number of watches; they are as
  * fresh as the last sample of the runtime's watch monitor.
@@ -41,6 +40,12 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 	 * The name of the component that reports delivery across replicas.
 	 */
 	public static final String DELIVERY = "delivery";
+
+	/**
+	 * The name of the component, below an informer declared with a
+	 * {@code namespace-selector}, that reports its watch on Namespaces.
+	 */
+	public static final String NAMESPACE_SELECTOR = "namespaceSelector";
 
 	private final WatchRegistry registry;
 
@@ -105,17 +110,16 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 	private HealthContributor contributor(WatchedInformer<?> informer) {
 		List<Watch> statuses = informer.getWatches();
 		String selector = informer.getDefinition().getDeclaration().getNamespaceSelector();
-		if (selector != null && statuses.isEmpty()) {
-			// no namespace matches now: nothing is watched but the selection itself
-			return (HealthIndicator) () -> Health.up()
-				.withDetail("namespaceSelector", selector)
-				.withDetail("namespaces", List.of())
-				.build();
-		}
 		if (selector == null && informer.getDefinition().getDeclaration().getNamespaces().size() <= 1) {
 			return new InformerHealthIndicator(informer, statuses.get(0), this.policy, this.clock);
 		}
 		Map<String, HealthContributor> namespaces = new LinkedHashMap<>();
+		if (selector != null) {
+			// the watch on Namespaces that chooses them: not a valid namespace name, so
+			// it never collides with one
+			namespaces.put(NAMESPACE_SELECTOR,
+					new NamespaceSelectionHealthIndicator(informer, this.policy, this.clock));
+		}
 		for (Watch status : statuses) {
 			namespaces.put(String.valueOf(status.getNamespace()),
 					new InformerHealthIndicator(informer, status, this.policy, this.clock));

@@ -37,7 +37,9 @@ import dev.informer.watch.WatchedInformer;
  * meter of a name). The namespace tag is not called {@code namespace} because Prometheus
  * service discovery gives every target a {@code namespace} label (the pod's), which would
  * rename it to {@code exported_namespace}. Counters and gauges read each {@link Watch};
- * only listener durations are recorded, as a {@link DeliveryObserver}.
+ * only listener durations are recorded, as a {@link DeliveryObserver}. The watch on
+ * Namespaces of a {@code namespace-selector} has meters of its own
+ * ({@code informer.namespace.selection.*}, see {@link NamespaceSelectionMeters}).
  * <table>
  * <caption>Meters</caption>
  * <tr>
@@ -167,6 +169,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 			for (Watch status : informer.getWatches()) {
 				bind(meters, informer, status);
 			}
+			NamespaceSelectionMeters.bind(meters, informer);
 			if (this.observed.add(informer)) {
 				informer.addDeliveryObserver(this);
 				informer.addWatchSetObserver(this);

@@ -20,6 +20,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.SmartLifecycle;
 
 import dev.informer.DeliveryMode;
@@ -42,7 +44,7 @@ import dev.informer.watch.KubernetesErrors;
  * leader publishes its initial list live) and stops after them, giving the Leases up so
  * that another replica takes over without waiting for them to expire.
  */
-public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource {
+public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource, ApplicationContextAware {
 
 	/**
 	 * The phase: just before the informers start, just after they stop.
@@ -74,6 +76,8 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 
 	private volatile @Nullable ExecutorService events;
 
+	private @Nullable ApplicationContext context;
+
 	/**
 	 * Create the coordinator.
 	 * @param registry the informers
@@ -104,12 +108,27 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 				: new ShardedDelivery(client, options, clock, shardedInformers, this::roleChanged);
 	}
 
+	/**
+	 * Let the coordinator register the context's listeners with the publisher before it
+	 * publishes the first role change: it starts before the informers' lifecycle.
+	 * @param context the application context
+	 */
+	@Override
+	public void setApplicationContext(ApplicationContext context) {
+		this.context = context;
+	}
+
 	@Override
 	public void start() {
 		synchronized (this) {
 			this.running = true;
 			if (this.leader == null && this.sharded == null) {
 				return;
+			}
+			ApplicationContext context = this.context;
+			if (context != null) {
+				// the first role change (becoming leader, a first range) comes now
+				this.publisher.addListenersOf(context);
 			}
 			ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 				Thread thread = new Thread(runnable, "informer-delivery-" + this.options.group());
@@ -171,6 +190,9 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 					"Set informer.delivery.lease-namespace to an existing namespace (by default the pod's own), "
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
+		}
+		if (refused.code() != 403) {
+			return LeaseRequestFailures.startupFailure(this.options.group(), refused);
 		}
 		List<String> verbs = (this.sharded == null) ? RbacRules.LEADER_LEASE_VERBS : RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(

@@ -43,6 +43,10 @@ public final class Diagnostics {
 		}
 		int code = KubernetesErrors.httpCode(cause);
 		for (ResourceInformer<?> informer : informers) {
+			Watch namespaces = informer.getNamespaceWatch();
+			if (namespaces != null && namespaces.getState() == InformerState.FAILED) {
+				return namespaceSelectionFailure(informer, code, cause);
+			}
 			for (Watch status : informer.getWatches()) {
 				if (status.getState() == InformerState.FAILED) {
 					String where = (status.getNamespace() != null) ? "namespace " + status.getNamespace()
@@ -75,6 +79,31 @@ public final class Diagnostics {
 			}
 		}
 		return new InformerStartupException("Informers failed to start: " + KubernetesErrors.message(cause),
+				"Check the API server and the application's credentials.", cause);
+	}
+
+	/**
+	 * Explain why the watch on Namespaces of an informer's {@code namespace-selector}
+	 * failed: without it no namespace can be chosen.
+	 */
+	private static RuntimeException namespaceSelectionFailure(ResourceInformer<?> informer, int code, Throwable cause) {
+		String what = "Informer '" + informer.getName() + "' is forbidden to list namespaces (its namespace-selector '"
+				+ informer.getDefinition().getDeclaration().getNamespaceSelector() + "')";
+		if (code == 401 || code == 403) {
+			return new InformerStartupException(
+					what + " (HTTP " + code + " " + KubernetesErrors.reason(cause) + "): "
+							+ KubernetesErrors.message(cause),
+					"Grant the application's identity 'list' and 'watch' on namespaces with a ClusterRole "
+							+ "(namespaces are cluster-scoped) bound by a ClusterRoleBinding, with this rule:\n"
+							+ new RbacRules.Rule("", List.of("namespaces"), List.of("list", "watch")).toYaml()
+							+ "\nor set informer.startup.fail-on-forbidden=false to start anyway and retry in the "
+							+ "background.",
+					cause);
+		}
+		return new InformerStartupException(
+				"Informer '" + informer.getName() + "' failed to list namespaces (its namespace-selector '"
+						+ informer.getDefinition().getDeclaration().getNamespaceSelector() + "'): "
+						+ KubernetesErrors.reason(cause) + ": " + KubernetesErrors.message(cause),
 				"Check the API server and the application's credentials.", cause);
 	}
 

@@ -1,6 +1,9 @@
 package dev.informer.runtime;
 
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
@@ -30,6 +33,8 @@ public class InformerEventPublisher {
 
 	private final ListenerLookup listeners = new ListenerLookup();
 
+	private final Set<ApplicationContext> contexts = Collections.newSetFromMap(new IdentityHashMap<>());
+
 	/**
 	 * Register a listener.
 	 * @param listener the listener
@@ -40,10 +45,16 @@ public class InformerEventPublisher {
 
 	/**
 	 * Register the listeners of an application context: its {@code @EventListener}
-	 * methods and its {@link ApplicationListener} beans. Call once all singletons exist.
+	 * methods and its {@link ApplicationListener} beans, once however often called. Call
+	 * once all singletons exist, before the first event is published.
 	 * @param context the application context
 	 */
-	public void addListenersOf(ApplicationContext context) {
+	public synchronized void addListenersOf(ApplicationContext context) {
+		if (!this.contexts.add(context)) {
+			// the delivery coordinator and the informers' lifecycle both ask, whichever
+			// publishes first; a context stopped and started again asks again
+			return;
+		}
 		if (context instanceof AbstractApplicationContext abstractContext) {
 			abstractContext.getApplicationListeners().forEach(this.listeners::addApplicationListener);
 		}

@@ -56,8 +56,6 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private boolean listenersAdded;
-
 	/**
 	 * Create the lifecycle.
 	 * @param registry the informers
@@ -90,10 +88,7 @@ public class InformerLifecycle implements SmartLifecycle {
 			return;
 		}
 		// a context may be stopped and started again: its listeners are registered once
-		if (!this.listenersAdded) {
-			this.publisher.addListenersOf(this.context);
-			this.listenersAdded = true;
-		}
+		this.publisher.addListenersOf(this.context);
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		this.running = true;
 		ListPermits permits = new ListPermits(this.startup.maxConcurrentLists());

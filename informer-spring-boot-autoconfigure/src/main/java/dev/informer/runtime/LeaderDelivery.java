@@ -140,7 +140,7 @@ final class LeaderDelivery implements ReplicaDelivery {
 		return new DeliverySnapshot.Leadership(held ? DeliveryRole.LEADER : DeliveryRole.STANDBY,
 				this.options.leaderLeaseName(), (election != null) ? election.holder() : null,
 				(election != null) ? election.lastRenewal() : null, (election != null) ? election.lastContact() : null,
-				this.handovers.get());
+				this.handovers.get(), (election != null) ? election.refusal() : null);
 	}
 
 }

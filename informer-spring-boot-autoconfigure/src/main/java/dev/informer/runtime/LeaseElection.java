@@ -29,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.WatchError;
 
 /**
  * One Lease held with fabric8's {@code LeaderElector}: acquired when free or expired,
@@ -93,6 +94,8 @@ final class LeaseElection {
 
 	private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
 
+	private final LeaseRequestFailures failures;
+
 	LeaseElection(KubernetesClient client, ObjectMeta lease, DeliveryOptions options, Clock clock,
 			ScheduledExecutorService scheduler, OnStop onStop, Listener listener) {
 		this.client = client;
@@ -103,6 +106,7 @@ final class LeaseElection {
 		this.scheduler = scheduler;
 		this.onStop = onStop;
 		this.listener = listener;
+		this.failures = new LeaseRequestFailures(options.group(), describe(), options.retryPeriod(), clock);
 	}
 
 	String leaseName() {
@@ -139,6 +143,15 @@ final class LeaseElection {
 
 	@Nullable Instant lastContact() {
 		return this.lastContact;
+	}
+
+	/**
+	 * Return the last refusal of a request on the Lease that no retry cures, while
+	 * requests of that kind keep failing so.
+	 * @return the refusal, or {@code null}
+	 */
+	@Nullable WatchError refusal() {
+		return this.failures.refusal();
 	}
 
 	/**
@@ -305,13 +318,23 @@ final class LeaseElection {
 
 		private final String verb;
 
-		LeaseRefusedException(String verb, KubernetesClientException cause) {
+		private final String lease;
+
+		LeaseRefusedException(String verb, String lease, KubernetesClientException cause) {
 			super(cause.getMessage(), cause);
 			this.verb = verb;
+			this.lease = lease;
 		}
 
 		String verb() {
 			return this.verb;
+		}
+
+		/**
+		 * Return the Lease refused, as {@code namespace/name}.
+		 */
+		String lease() {
+			return this.lease;
 		}
 
 		int code() {
@@ -418,20 +441,26 @@ final class LeaseElection {
 		}
 
 		/**
-		 * Run a request; a refusal that retrying cannot cure (403: a missing RBAC rule,
-		 * 404 on create: no such namespace) ends the first round, so that startup fails
-		 * at once rather than after the lease duration.
+		 * Run a request, noting how it failed; a refusal that retrying cannot cure (403:
+		 * a missing RBAC rule, 404 on create: no such namespace, 422: a Lease the server
+		 * or an admission policy finds invalid, see
+		 * {@link LeaseRequestFailures#isRefusal}) ends the first round, so that startup
+		 * fails at once rather than after the lease duration.
 		 */
 		private <R> R refused(String verb, Supplier<R> request) {
+			R result;
 			try {
-				return request.get();
+				result = request.get();
 			}
 			catch (KubernetesClientException ex) {
-				if (ex.getCode() == 403 || (ex.getCode() == 404 && verb.equals("create"))) {
-					LeaseElection.this.firstRound.completeExceptionally(new LeaseRefusedException(verb, ex));
+				if (LeaseElection.this.failures.failed(verb, ex)) {
+					LeaseElection.this.firstRound
+						.completeExceptionally(new LeaseRefusedException(verb, LeaseElection.this.describe(), ex));
 				}
 				throw ex;
 			}
+			LeaseElection.this.failures.succeeded(verb);
+			return result;
 		}
 
 		private void renewed(LeaderElectionRecord record) {

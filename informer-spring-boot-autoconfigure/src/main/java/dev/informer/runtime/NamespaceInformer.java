@@ -241,6 +241,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 		this.resyncsQueued.clear();
 		this.changes.clear();
 		this.backOff.set(null);
+		// a replay queued on the old queue was dropped with it; the new list is live
+		this.missed.clear();
+		this.replayQueued.set(false);
 		this.queue = new DeliveryQueue(executor);
 		InformerGeneration<T> generation = new InformerGeneration<>(this, client, this.customizers);
 		this.current = generation;

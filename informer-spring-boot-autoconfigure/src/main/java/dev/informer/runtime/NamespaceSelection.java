@@ -1,5 +1,9 @@
 package dev.informer.runtime;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -14,7 +18,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.backoff.BackOffExecution;
+
+import dev.informer.InformerState;
 import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchSnapshot;
 
 /**
  * One watch on Namespaces with a label selector applied by the API server, shared by
@@ -22,35 +32,84 @@ import dev.informer.watch.KubernetesErrors;
  * which namespaces join (start matching: created or labelled) and leave (stop matching:
  * unlabelled, which the server reports as a deletion from the selection, or deleted).
  * <p>
+ * A watch like any other: its {@link #status() status} is sampled by the
+ * {@link WatchMonitor} (through its first member) and read by health and metrics, and a
+ * fabric8 informer that stopped, keeps failing or stalled is replaced, as
+ * {@link RecoveryOptions} say, by one seeded with the namespaces known, so that its list
+ * reports only what changed meanwhile (namespaces that stopped matching leave).
+ * <p>
  * Members are told under this selection's lock, so that a member's first namespaces
  * (those matching when it joined) and the changes after them reach it in order.
  */
-final class NamespaceSelection implements ResourceEventHandler<Namespace> {
+final class NamespaceSelection {
 
 	private static final Log logger = LogFactory.getLog(NamespaceSelection.class);
 
+	private final KubernetesClient client;
+
 	private final String selector;
 
-	private final SharedIndexInformer<Namespace> informer;
+	private final RetryPolicy retryPolicy;
+
+	private final RecoveryOptions recovery;
+
+	private final Clock clock;
+
+	private final WatchStatus status;
 
 	private final List<Member> members = new CopyOnWriteArrayList<>();
 
+	private volatile Generation current;
+
 	private @Nullable CompletableFuture<Void> started;
 
-	NamespaceSelection(KubernetesClient client, String selector, RetryPolicy retryPolicy) {
+	private @Nullable BackOffExecution backOff;
+
+	private @Nullable Instant nextReplacementAt;
+
+	private volatile boolean stopped;
+
+	NamespaceSelection(KubernetesClient client, String selector, RetryPolicy retryPolicy, RecoveryOptions recovery,
+			Clock clock) {
+		this.client = client;
 		this.selector = selector;
-		this.informer = client.namespaces().withLabelSelector(selector).runnableInformer(0);
-		this.informer.addEventHandler(this);
-		this.informer.exceptionHandler((isStarted, ex) -> {
-			boolean retry = retryPolicy.shouldRetry(isStarted, ex);
-			logger.warn("Namespace watch of selector '" + selector + "': " + KubernetesErrors.describe(ex)
-					+ (retry ? "; retrying with backoff" : "; not retrying"));
-			return retry;
+		this.retryPolicy = retryPolicy;
+		this.recovery = recovery;
+		this.clock = clock;
+		this.status = new WatchStatus(null, Duration.ZERO, clock, (status, previous, next, cause) -> {
+		}, recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
+		this.current = new Generation(List.of());
+		this.status.live(new WatchStatus.Live() {
+
+			@Override
+			public boolean isOpen() {
+				return NamespaceSelection.this.current.informer.isWatching();
+			}
+
+			@Override
+			public int cacheSize() {
+				return NamespaceSelection.this.current.informer.getStore().list().size();
+			}
+
+			@Override
+			public @Nullable String lastResourceVersion() {
+				return NamespaceSelection.this.current.informer.lastSyncResourceVersion();
+			}
+
 		});
 	}
 
 	String selector() {
 		return this.selector;
+	}
+
+	/**
+	 * Return the status of the watch on Namespaces: its cache size is the number of
+	 * namespaces matching.
+	 * @return the status
+	 */
+	Watch status() {
+		return this.status;
 	}
 
 	/**
@@ -64,7 +123,7 @@ final class NamespaceSelection implements ResourceEventHandler<Namespace> {
 		synchronized (this) {
 			this.members.add(member);
 			if (this.started == null) {
-				this.started = this.informer.start().toCompletableFuture();
+				this.started = this.current.informer.start().toCompletableFuture();
 			}
 			listed = this.started;
 		}
@@ -72,7 +131,7 @@ final class NamespaceSelection implements ResourceEventHandler<Namespace> {
 			synchronized (this) {
 				// fabric8 updates its store before it calls the handler: a namespace
 				// gone from the store is left (or will be) by onDelete
-				Set<String> names = new TreeSet<>(this.informer.getStore().listKeys());
+				Set<String> names = new TreeSet<>(this.current.informer.getStore().listKeys());
 				if (this.members.contains(member)) {
 					names.forEach((name) -> member.namespaceJoined(name, "labels match the selector"));
 				}
@@ -91,33 +150,196 @@ final class NamespaceSelection implements ResourceEventHandler<Namespace> {
 		return this.members.isEmpty();
 	}
 
-	void stop() {
-		this.informer.stop();
+	synchronized void stop() {
+		this.stopped = true;
+		this.current.informer.stop();
+		this.status.transition(InformerState.STOPPED, "stopped");
 	}
 
-	@Override
-	public synchronized void onAdd(Namespace namespace) {
-		String name = namespace.getMetadata().getName();
-		this.members.forEach((member) -> member.namespaceJoined(name, "labels match the selector"));
+	/**
+	 * Sample the watch into its status and replace a fabric8 informer that no longer
+	 * works. Every member's informer is sampled; only the first member's sample counts,
+	 * so that the availability window has one sample per period.
+	 * @param member the member whose informer is sampled
+	 */
+	void sample(Member member) {
+		Iterator<Member> members = this.members.iterator();
+		if (this.stopped || !members.hasNext() || members.next() != member) {
+			// the iterator reads one snapshot: a member leaving meanwhile cannot break it
+			return;
+		}
+		Generation generation = this.current;
+		this.status.watchObserved(generation.informer.isWatching());
+		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
+		checkRecovery(generation);
 	}
 
-	@Override
-	public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
-		// still matching: the server reports a namespace that stops matching as deleted
+	private void checkRecovery(Generation generation) {
+		if (!this.status.isSynced()) {
+			// the initial list is retried by fabric8 until the server answers; startup
+			// judges it
+			return;
+		}
+		if (!generation.informer.isRunning()) {
+			replace(generation, RelistReason.STOPPED, "fabric8 stopped the informer");
+			return;
+		}
+		Instant listedAt = generation.listedAt;
+		if (generation.listing || listedAt == null) {
+			// listing, or retrying its list: a replacement would only list again
+			return;
+		}
+		WatchSnapshot snapshot = this.status.snapshot();
+		Instant notWatchingSince = snapshot.notWatchingSince();
+		if (snapshot.isFlapping(this.recovery.minAvailability(), this.recovery.availabilityWindow())) {
+			replace(generation, RelistReason.FLAPPING, "the watch keeps failing");
+		}
+		else if (notWatchingSince != null) {
+			Instant since = notWatchingSince.isAfter(listedAt) ? notWatchingSince : listedAt;
+			if (Duration.between(since, this.clock.instant()).compareTo(this.recovery.replaceStalledAfter()) > 0) {
+				replace(generation, RelistReason.STALLED,
+						"no watch for more than " + this.recovery.replaceStalledAfter().toSeconds() + " s");
+			}
+		}
+		else if (snapshot.availability().share() >= 0.9) {
+			synchronized (this) {
+				this.backOff = null;
+				this.nextReplacementAt = null;
+			}
+		}
 	}
 
-	@Override
-	public synchronized void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {
-		String name = namespace.getMetadata().getName();
-		String cause = (namespace.getMetadata().getDeletionTimestamp() != null) ? "namespace deleted"
-				: deletedFinalStateUnknown ? "no longer matches the selector (noticed by a relist)"
-						: "labels no longer match the selector, or namespace deleted";
-		this.members.forEach((member) -> member.namespaceLeft(name, cause));
+	/**
+	 * Stop the current fabric8 informer and start one seeded with the namespaces it knew,
+	 * unless a replacement came too recently (the backoff between replacements).
+	 */
+	private synchronized void replace(Generation generation, RelistReason reason, String why) {
+		Instant now = this.clock.instant();
+		if (this.stopped || generation != this.current
+				|| (this.nextReplacementAt != null && now.isBefore(this.nextReplacementAt))) {
+			return;
+		}
+		BackOffExecution execution = this.backOff;
+		if (execution == null) {
+			execution = this.recovery.backOff().start();
+			this.backOff = execution;
+		}
+		long delay = execution.nextBackOff();
+		this.nextReplacementAt = (delay == BackOffExecution.STOP) ? null : now.plusMillis(delay);
+		logger.warn("Namespace watch of selector '" + this.selector + "': " + why + "; replacing it with a fresh "
+				+ "informer, seeded with the " + generation.informer.getStore().list().size() + " namespaces known");
+		List<Namespace> known = generation.informer.getStore().list();
+		generation.informer.stop();
+		this.status.relistRequested(reason);
+		this.status.resetAvailability();
+		Generation next = new Generation(known);
+		this.current = next;
+		next.informer.start();
 	}
 
 	@Override
 	public String toString() {
 		return "NamespaceSelection[" + this.selector + "]";
+	}
+
+	/**
+	 * One fabric8 informer on the selection's Namespaces; its callbacks count only while
+	 * it is the current one.
+	 */
+	private final class Generation implements ResourceEventHandler<Namespace> {
+
+		private final SharedIndexInformer<Namespace> informer;
+
+		private volatile boolean listing;
+
+		private volatile @Nullable Instant listedAt;
+
+		Generation(List<Namespace> known) {
+			NamespaceSelection selection = NamespaceSelection.this;
+			this.informer = selection.client.namespaces().withLabelSelector(selection.selector).runnableInformer(0);
+			if (!known.isEmpty()) {
+				this.informer.initialState(known.stream());
+			}
+			this.informer.addEventHandler(this);
+			this.informer.exceptionHandler(this::retry);
+		}
+
+		private boolean isCurrent() {
+			return NamespaceSelection.this.current == this && !NamespaceSelection.this.stopped;
+		}
+
+		private boolean retry(boolean isStarted, Throwable ex) {
+			NamespaceSelection selection = NamespaceSelection.this;
+			try {
+				if (!isCurrent()) {
+					return false;
+				}
+				selection.status.errorOccurred(ex);
+				// a replacement has not started, but the watch had synced before
+				boolean retry = selection.retryPolicy.shouldRetry(isStarted || selection.status.isSynced(), ex);
+				logger.warn("Namespace watch of selector '" + selection.selector + "': " + KubernetesErrors.describe(ex)
+						+ (retry ? "; retrying with backoff" : "; not retrying"));
+				if (!retry) {
+					selection.status.transition(InformerState.FAILED, "gave up");
+				}
+				return retry;
+			}
+			catch (Throwable unexpected) {
+				// fabric8 wedges an informer whose exception handler throws: retry
+				// instead
+				logger.error("Namespace watch of selector '" + selection.selector
+						+ "': handling an error failed; retrying anyway", unexpected);
+				return true;
+			}
+		}
+
+		@Override
+		public void onBeforeList(String resourceVersion) {
+			if (isCurrent()) {
+				this.listing = true;
+				NamespaceSelection.this.status.listStarted();
+			}
+		}
+
+		@Override
+		public void onList(String resourceVersion, boolean remainedEmpty) {
+			if (isCurrent()) {
+				this.listing = false;
+				this.listedAt = NamespaceSelection.this.clock.instant();
+				NamespaceSelection.this.status.listCompleted(this.informer.getStore().list().size());
+			}
+		}
+
+		@Override
+		public void onAdd(Namespace namespace) {
+			synchronized (NamespaceSelection.this) {
+				if (isCurrent()) {
+					String name = namespace.getMetadata().getName();
+					NamespaceSelection.this.members
+						.forEach((member) -> member.namespaceJoined(name, "labels match the selector"));
+				}
+			}
+		}
+
+		@Override
+		public void onUpdate(Namespace oldNamespace, Namespace newNamespace) {
+			// still matching: the server reports a namespace that stops matching as
+			// deleted
+		}
+
+		@Override
+		public void onDelete(Namespace namespace, boolean deletedFinalStateUnknown) {
+			synchronized (NamespaceSelection.this) {
+				if (isCurrent()) {
+					String name = namespace.getMetadata().getName();
+					String cause = (namespace.getMetadata().getDeletionTimestamp() != null) ? "namespace deleted"
+							: deletedFinalStateUnknown ? "no longer matches the selector (noticed by a relist)"
+									: "labels no longer match the selector, or namespace deleted";
+					NamespaceSelection.this.members.forEach((member) -> member.namespaceLeft(name, cause));
+				}
+			}
+		}
+
 	}
 
 	/**

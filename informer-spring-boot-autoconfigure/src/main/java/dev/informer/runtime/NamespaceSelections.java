@@ -1,5 +1,6 @@
 package dev.informer.runtime;
 
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -27,15 +28,19 @@ public final class NamespaceSelections {
 	}
 
 	/**
-	 * Add a member to the selection of a selector, creating it on first use with the
-	 * first member's retry policy.
+	 * Return the selection of a selector, creating it on first use with the first
+	 * member's retry policy, recovery options and clock; {@link #add} its members.
 	 */
-	CompletableFuture<Set<String>> add(String selector, NamespaceSelection.Member member, RetryPolicy retryPolicy) {
-		NamespaceSelection selection;
-		synchronized (this) {
-			selection = this.selections.computeIfAbsent(selector,
-					(key) -> new NamespaceSelection(this.client, key, retryPolicy));
-		}
+	synchronized NamespaceSelection selection(String selector, RetryPolicy retryPolicy, RecoveryOptions recovery,
+			Clock clock) {
+		return this.selections.computeIfAbsent(selector,
+				(key) -> new NamespaceSelection(this.client, key, retryPolicy, recovery, clock));
+	}
+
+	/**
+	 * Add a member to a selection.
+	 */
+	CompletableFuture<Set<String>> add(NamespaceSelection selection, NamespaceSelection.Member member) {
 		// outside this lock: the selection tells the member of its namespaces under its
 		// own
 		return selection.add(member);

@@ -40,6 +40,7 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.DeliveryObserver;
 import dev.informer.watch.RelistReason;
+import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
@@ -202,6 +203,17 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public void sampleWatches() {
 		this.parts.forEach(NamespaceInformer::sample);
+		this.selection.sample();
+	}
+
+	/**
+	 * Return the watch on Namespaces of this informer's {@code namespace-selector},
+	 * shared with the informers of the same selector.
+	 * @return the watch, {@code null} without a selector or before the first start
+	 */
+	@Override
+	public @Nullable Watch getNamespaceWatch() {
+		return this.selection.namespaceWatch();
 	}
 
 	/**
@@ -302,12 +314,23 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	RetryPolicy getRetryPolicy() {
-		if (this.selection.isStartupSynced()) {
-			// a namespace joining later is retried as a watch that lost access is: the
-			// application is running, and the others are unaffected
-			return (started, ex) -> this.retryPolicy.shouldRetry(true, ex);
+		if (this.definition.getDeclaration().getNamespaceSelector() == null) {
+			return this.retryPolicy;
 		}
-		return this.retryPolicy;
+		return (started, ex) -> {
+			if (this.selection.isStartupSynced()) {
+				// a namespace joining later is retried as a watch that lost access is:
+				// the application is running, and the others are unaffected
+				return this.retryPolicy.shouldRetry(true, ex);
+			}
+			int code = KubernetesErrors.httpCode(ex);
+			if (!started && (code == 401 || code == 403)) {
+				// matching before its RoleBinding exists: retried, see SelectedNamespaces
+				this.selection.forbiddenAtStart();
+				return true;
+			}
+			return this.retryPolicy.shouldRetry(started, ex);
+		};
 	}
 
 	RetryPolicy declaredRetryPolicy() {

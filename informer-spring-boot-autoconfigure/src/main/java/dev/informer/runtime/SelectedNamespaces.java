@@ -11,10 +11,14 @@ import java.util.concurrent.Executor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.event.InformerNamespaceChangedEvent;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchError;
 import dev.informer.watch.WatchSetObserver;
 
 /**
@@ -27,6 +31,8 @@ import dev.informer.watch.WatchSetObserver;
  * @param <T> the resource type
  */
 final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelection.Member {
+
+	private static final Log logger = LogFactory.getLog(SelectedNamespaces.class);
 
 	private final ResourceInformer<T> owner;
 
@@ -43,7 +49,12 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	/** Namespaces leaving: done when their last delete has been delivered. */
 	private final Map<String, LeavingNamespace<T>> leaving = new ConcurrentHashMap<>();
 
+	/** The namespaces matching at start, and whether startup still waits for each. */
+	private final Map<NamespaceInformer<T>, CompletableFuture<Void>> startupWaits = new ConcurrentHashMap<>();
+
 	private @Nullable NamespaceSelections selections;
+
+	private volatile @Nullable NamespaceSelection namespaceSelection;
 
 	private @Nullable String selector;
 
@@ -69,31 +80,36 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		this.permits = permits;
 		this.running = true;
 		this.startupSynced = false;
+		this.startupWaits.clear();
 		CompletableFuture<Void> result = new CompletableFuture<>();
-		selections.add(selector, this, this.owner.declaredRetryPolicy())
-			.thenCompose(this::syncedAtStart)
-			.whenComplete((ignored, ex) -> {
-				if (ex != null) {
-					result.completeExceptionally(ex);
-				}
-				else {
-					this.startupSynced = true;
-					this.owner.publishSynced();
-					result.complete(null);
-				}
-			});
+		NamespaceSelection selection = selections.selection(selector, this.owner.declaredRetryPolicy(),
+				this.owner.getRecovery(), this.owner.clock());
+		this.namespaceSelection = selection;
+		selections.add(selection, this).thenCompose(this::syncedAtStart).whenComplete((ignored, ex) -> {
+			if (ex != null) {
+				result.completeExceptionally(ex);
+			}
+			else {
+				this.startupSynced = true;
+				this.owner.publishSynced();
+				result.complete(null);
+			}
+		});
 		return result;
 	}
 
 	/**
 	 * The namespaces matching at start synced: one that left before it synced counts as
-	 * synced, one that failed fails the start as a declared namespace does.
+	 * synced, one that failed fails the start as a declared namespace does, and one whose
+	 * list is forbidden ({@link #forbiddenAtStart()}) does not hold startup up.
 	 */
 	private CompletableFuture<Void> syncedAtStart(Set<String> namespaces) {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		for (NamespaceInformer<T> part : this.parts) {
 			if (namespaces.contains(part.getNamespace())) {
 				CompletableFuture<Void> partSynced = new CompletableFuture<>();
+				this.startupWaits.put(part, partSynced);
+				forbiddenAtStart();
 				part.synced().whenComplete((ignored, ex) -> {
 					if (ex == null || ex instanceof CancellationException) {
 						partSynced.complete(null);
@@ -117,6 +133,47 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	boolean isStartupSynced() {
 		return this.startupSynced;
+	}
+
+	/**
+	 * Stop waiting at startup for the namespaces whose list the API server forbids. A
+	 * namespace chosen by label may match before its RoleBinding exists (both are created
+	 * by whoever onboards a tenant, rarely at the same instant): failing startup for it,
+	 * as {@code fail-on-forbidden} does for a declared namespace, would crash-loop every
+	 * replica that restarts in between. The namespace is retried with backoff like one
+	 * that joins later, its health says Forbidden, and it joins once allowed.
+	 */
+	void forbiddenAtStart() {
+		this.startupWaits.forEach((part, waiting) -> {
+			WatchError error = part.getStatus().getLastError();
+			if (!waiting.isDone() && error != null && (error.httpCode() == 401 || error.httpCode() == 403)
+					&& !part.getStatus().isSynced()) {
+				logger.warn("Informer '" + this.owner.getName() + "': namespace '" + part.getNamespace()
+						+ "' matches namespace-selector '" + this.selector + "' but listing there is refused (HTTP "
+						+ error.httpCode() + " " + error.reason() + "); not failing startup for it: retrying with "
+						+ "backoff, its health reports " + error.reason() + " until access is granted");
+				waiting.complete(null);
+			}
+		});
+	}
+
+	/**
+	 * Sample the shared watch on Namespaces, see {@link NamespaceSelection#sample}.
+	 */
+	void sample() {
+		NamespaceSelection selection = this.namespaceSelection;
+		if (this.running && selection != null) {
+			selection.sample(this);
+		}
+	}
+
+	/**
+	 * Return the shared watch on Namespaces.
+	 * @return its status, {@code null} before the first start
+	 */
+	@Nullable Watch namespaceWatch() {
+		NamespaceSelection selection = this.namespaceSelection;
+		return (selection != null) ? selection.status() : null;
 	}
 
 	@Override

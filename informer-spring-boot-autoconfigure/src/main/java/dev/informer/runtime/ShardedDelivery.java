@@ -229,7 +229,8 @@ final class ShardedDelivery implements ReplicaDelivery {
 		boolean held = election != null && election.isHeld() && !this.ranges.isEmpty();
 		return new DeliverySnapshot.Sharding(held ? DeliveryRole.MEMBER : DeliveryRole.DETACHED,
 				this.options.memberLeaseName(), this.members, held ? this.ranges.describe() : List.of(),
-				this.serverSharding, (election != null) ? election.lastRenewal() : null, this.rangeChanges.get());
+				this.serverSharding, (election != null) ? election.lastRenewal() : null, this.rangeChanges.get(),
+				(election != null) ? election.refusal() : null);
 	}
 
 }

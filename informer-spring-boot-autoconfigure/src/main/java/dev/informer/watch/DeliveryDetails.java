@@ -65,6 +65,7 @@ public final class DeliveryDetails {
 			putIfPresent(leader, "lastRenewal", format(leadership.lastRenewal()));
 			putIfPresent(leader, "lastContact", format(leadership.lastContact()));
 			leader.put("handovers", leadership.handovers());
+			putIfPresent(leader, "refusal", refusal(leadership.refusal()));
 			details.put("leadership", leader);
 		}
 		DeliverySnapshot.Sharding sharding = snapshot.sharding();
@@ -77,6 +78,7 @@ public final class DeliveryDetails {
 			member.put("serverSharding", sharding.serverSharding());
 			putIfPresent(member, "lastRenewal", format(sharding.lastRenewal()));
 			member.put("rangeChanges", sharding.rangeChanges());
+			putIfPresent(member, "refusal", refusal(sharding.refusal()));
 			details.put("sharding", member);
 		}
 		return details;
@@ -95,6 +97,18 @@ public final class DeliveryDetails {
 		if (value != null) {
 			details.put(key, value);
 		}
+	}
+
+	private static @Nullable Map<String, Object> refusal(@Nullable WatchError refusal) {
+		if (refusal == null) {
+			return null;
+		}
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("at", format(refusal.at()));
+		details.put("httpCode", refusal.httpCode());
+		details.put("reason", refusal.reason());
+		details.put("message", refusal.message());
+		return details;
 	}
 
 	private static @Nullable String format(@Nullable Instant instant) {

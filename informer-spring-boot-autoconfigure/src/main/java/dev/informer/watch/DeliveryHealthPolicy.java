@@ -20,7 +20,10 @@ import dev.informer.DeliveryRole;
  * own Lease was last renewed longer ago than the lease duration, or never within the
  * startup timeout. The other members then count it out and own its objects.</li>
  * </ul>
- * Otherwise {@code UP}.
+ * Either mode: {@code DOWN}, with the API server's reason ({@code Forbidden},
+ * {@code Invalid}...), while it refuses this replica's requests on its Lease in a way no
+ * retry cures: such a replica cannot lead or own a range however long it waits. Otherwise
+ * {@code UP}.
  */
 public final class DeliveryHealthPolicy {
 
@@ -57,10 +60,17 @@ public final class DeliveryHealthPolicy {
 	public WatchHealth evaluate(DeliverySnapshot snapshot, Instant startedAt) {
 		Instant now = snapshot.takenAt();
 		DeliverySnapshot.Leadership leadership = snapshot.leadership();
+		DeliverySnapshot.Sharding sharding = snapshot.sharding();
+		WatchError refusal = (leadership != null) ? leadership.refusal() : null;
+		if (refusal == null && sharding != null) {
+			refusal = sharding.refusal();
+		}
+		if (refusal != null) {
+			return new WatchHealth(WatchHealth.Level.DOWN, refusal.reason());
+		}
 		if (leadership != null && stale(leadership.lastContact(), now, startedAt)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, LEASE_UNREACHABLE);
 		}
-		DeliverySnapshot.Sharding sharding = snapshot.sharding();
 		if (sharding != null && sharding.role() == DeliveryRole.DETACHED
 				&& stale(sharding.lastRenewal(), now, startedAt)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, LEASE_EXPIRED);

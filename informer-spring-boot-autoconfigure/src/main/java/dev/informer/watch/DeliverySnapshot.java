@@ -36,9 +36,26 @@ public record DeliverySnapshot(String group, String identity, String leaseNamesp
 	 * @param lastRenewal when this replica last renewed the Lease as leader
 	 * @param lastContact when this replica last read or wrote the Lease successfully
 	 * @param handovers how many times this replica became leader or stopped being it
+	 * @param refusal the API server's last refusal of a request on the Lease that no
+	 * retry cures (Forbidden, Invalid...), while requests of that kind keep being refused
 	 */
 	public record Leadership(DeliveryRole role, String leaseName, @Nullable String leaseHolder,
-			@Nullable Instant lastRenewal, @Nullable Instant lastContact, long handovers) {
+			@Nullable Instant lastRenewal, @Nullable Instant lastContact, long handovers,
+			@Nullable WatchError refusal) {
+
+		/**
+		 * Create a leadership whose Lease requests are not refused.
+		 * @param role the role
+		 * @param leaseName the name of the group's Lease
+		 * @param leaseHolder the identity holding the Lease, when known
+		 * @param lastRenewal when this replica last renewed the Lease as leader
+		 * @param lastContact when this replica last read or wrote the Lease successfully
+		 * @param handovers how many times this replica became leader or stopped being it
+		 */
+		public Leadership(DeliveryRole role, String leaseName, @Nullable String leaseHolder,
+				@Nullable Instant lastRenewal, @Nullable Instant lastContact, long handovers) {
+			this(role, leaseName, leaseHolder, lastRenewal, lastContact, handovers, null);
+		}
 
 	}
 
@@ -52,9 +69,27 @@ public record DeliverySnapshot(String group, String identity, String leaseNamesp
 	 * @param serverSharding whether the API server filters lists and watches by range
 	 * @param lastRenewal when this replica last renewed its Lease
 	 * @param rangeChanges how many times the owned range changed
+	 * @param refusal the API server's last refusal of a request on this replica's Lease
+	 * that no retry cures (Forbidden, Invalid...), while requests of that kind keep being
+	 * refused
 	 */
 	public record Sharding(DeliveryRole role, String leaseName, List<String> members, List<String> ownedRanges,
-			boolean serverSharding, @Nullable Instant lastRenewal, long rangeChanges) {
+			boolean serverSharding, @Nullable Instant lastRenewal, long rangeChanges, @Nullable WatchError refusal) {
+
+		/**
+		 * Create a membership whose Lease requests are not refused.
+		 * @param role the role
+		 * @param leaseName the name of this replica's own Lease
+		 * @param members the live members, in the order ranges are assigned
+		 * @param ownedRanges the owned hash ranges as shard selector expressions
+		 * @param serverSharding whether the API server filters lists and watches by range
+		 * @param lastRenewal when this replica last renewed its Lease
+		 * @param rangeChanges how many times the owned range changed
+		 */
+		public Sharding(DeliveryRole role, String leaseName, List<String> members, List<String> ownedRanges,
+				boolean serverSharding, @Nullable Instant lastRenewal, long rangeChanges) {
+			this(role, leaseName, members, ownedRanges, serverSharding, lastRenewal, rangeChanges, null);
+		}
 
 	}
 

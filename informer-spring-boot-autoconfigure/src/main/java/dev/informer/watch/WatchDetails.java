@@ -80,7 +80,38 @@ public final class WatchDetails {
 		if (!declaration.getChangePaths().isEmpty()) {
 			details.put("filteredEvents", snapshot.filteredEvents());
 		}
-		WatchError error = snapshot.lastError();
+		putLastError(details, snapshot.lastError());
+		return details;
+	}
+
+	/**
+	 * Describe the watch on Namespaces of an informer's {@code namespace-selector}
+	 * ({@link WatchedInformer#getNamespaceWatch()}).
+	 * @param informer the informer
+	 * @param snapshot a snapshot of its watch on Namespaces
+	 * @return the details, in a stable order
+	 */
+	public static Map<String, Object> ofNamespaceSelection(WatchedInformer<?> informer, WatchSnapshot snapshot) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("kind", "Namespace");
+		details.put("namespaceSelector",
+				String.valueOf(informer.getDefinition().getDeclaration().getNamespaceSelector()));
+		details.put("namespaces",
+				informer.getWatches().stream().map((watch) -> String.valueOf(watch.getNamespace())).toList());
+		details.put("state", snapshot.state().name());
+		details.put("synced", snapshot.isSynced());
+		details.put("watching", snapshot.watching());
+		if (!snapshot.watching()) {
+			putIfPresent(details, "notWatchingSince", format(snapshot.notWatchingSince()));
+		}
+		putIfPresent(details, "resourceVersion", snapshot.lastResourceVersion());
+		details.put("reconnects", snapshot.reconnects());
+		details.put("relists", snapshot.relists());
+		putLastError(details, snapshot.lastError());
+		return details;
+	}
+
+	private static void putLastError(Map<String, Object> details, @Nullable WatchError error) {
 		if (error != null) {
 			Map<String, Object> lastError = new LinkedHashMap<>();
 			lastError.put("at", format(error.at()));
@@ -89,7 +120,6 @@ public final class WatchDetails {
 			lastError.put("message", error.message());
 			details.put("lastError", lastError);
 		}
-		return details;
 	}
 
 	/**

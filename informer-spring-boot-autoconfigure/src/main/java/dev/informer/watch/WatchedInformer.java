@@ -3,6 +3,7 @@ package dev.informer.watch;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
 
 import dev.informer.Informer;
 
@@ -22,6 +23,18 @@ public interface WatchedInformer<T extends HasMetadata> extends Informer<T> {
 	 * @return the watches
 	 */
 	List<Watch> getWatches();
+
+	/**
+	 * Return the watch on Namespaces that chooses this informer's namespaces when it is
+	 * declared with a {@code namespace-selector}, shared by every informer declared with
+	 * the same selector. Its namespace is {@code null} and its cache size is the number
+	 * of namespaces matching.
+	 * @return the watch, {@code null} without a {@code namespace-selector} or before the
+	 * informer first started
+	 */
+	default @Nullable Watch getNamespaceWatch() {
+		return null;
+	}
 
 	/**
 	 * Add an observer of delivered events. An observer that throws is logged and does not

@@ -373,7 +373,7 @@ class InformerAutoConfigurationTests {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
 				assertThat(ex.getName()).isEqualTo("informer.delivery.renew-deadline");
 				assertThat(ex.getValue()).isEqualTo(Duration.ofSeconds(10));
-				assertThat(ex.getReason()).contains("1.2 x informer.delivery.retry-period (9s)", "'10s' with '2s'");
+				assertThat(ex.getReason()).contains("2.2 x informer.delivery.retry-period (9s)", "'10s' with '2s'");
 			});
 	}
 

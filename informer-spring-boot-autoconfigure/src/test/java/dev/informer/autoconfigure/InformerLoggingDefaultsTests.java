@@ -11,7 +11,8 @@ import org.springframework.core.env.StandardEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * fabric8's {@code Reflector} logger is off unless the application says otherwise.
+ * fabric8's {@code Reflector} logger is off, and its leader elector's logs errors only,
+ * unless the application says otherwise.
  */
 class InformerLoggingDefaultsTests {
 
@@ -23,6 +24,15 @@ class InformerLoggingDefaultsTests {
 	void theReflectorLoggerIsOffByDefault() {
 		postProcess();
 		assertThat(this.environment.getProperty(LEVEL)).isEqualTo("off");
+	}
+
+	@Test
+	void theLeaderElectorLoggerLogsErrorsOnlyByDefault() {
+		// it logs a refused Lease request as "retrying..." at every attempt: the starter
+		// logs each kind of failure once, with the server's message
+		postProcess();
+		assertThat(this.environment.getProperty("logging.level." + InformerLoggingDefaults.LEADER_ELECTOR_LOGGER))
+			.isEqualTo("error");
 	}
 
 	@Test

@@ -187,10 +187,14 @@ class NamespaceSelectorTests {
 				WatchHealthPolicy policy = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				InformersHealthContributor health = new InformersHealthContributor(registry, policy, Clock.systemUTC());
 				InformersEndpoint endpoint = new InformersEndpoint(registry, policy, Clock.systemUTC());
-				// no namespace matches: UP, naming the selector
-				assertThat(health.getContributor("globex")).isInstanceOfSatisfying(HealthIndicator.class,
-						(indicator) -> {
-							Health result = indicator.health();
+				// no namespace matches: the watch on Namespaces alone, UP, naming the
+				// selector
+				assertThat(health.getContributor("globex")).isInstanceOfSatisfying(CompositeHealthContributor.class,
+						(composite) -> {
+							assertThat(composite.stream().map((entry) -> entry.name()))
+								.containsExactly(InformersHealthContributor.NAMESPACE_SELECTOR);
+							Health result = ((HealthIndicator) composite
+								.getContributor(InformersHealthContributor.NAMESPACE_SELECTOR)).health();
 							assertThat(result.getStatus()).isEqualTo(Status.UP);
 							assertThat(result.getDetails()).containsEntry("namespaceSelector", "tenant=globex")
 								.containsEntry("namespaces", List.of());

@@ -86,8 +86,21 @@ class ReadmeTests {
 		String readme = read(ROOT.resolve("README.md"));
 		int declaration = readme.indexOf("```yaml");
 		int listener = readme.indexOf("@EventListener\n");
-		assertThat(readme.indexOf("./mvnw -B verify")).as("the test command").isPositive().isLessThan(declaration);
+		assertThat(readme.indexOf("\nscripts/test\n")).as("the test command").isPositive().isLessThan(declaration);
 		assertThat(readme.substring(0, listener).lines().count()).as("lines before the first listener").isLessThan(60);
+	}
+
+	@Test
+	void ciRunsExactlyTheReadmesTestCommandWithTheRealServerRequired() {
+		List<String> commands = read(ROOT.resolve(".ci/run")).lines()
+			.filter((line) -> !line.isBlank() && !line.startsWith("#"))
+			.toList();
+		// other checks may run beside it, but the tests run through the README's command
+		// only
+		assertThat(commands).contains("export INFORMER_REQUIRE_APISERVER=true", "scripts/test")
+			.noneMatch((command) -> command.contains("mvnw") || command.contains("envtest.sh"));
+		assertThat(read(ROOT.resolve("scripts/test"))).contains("bash scripts/envtest.sh")
+			.contains("exec ./mvnw -B verify \"$@\"");
 	}
 
 	private static List<Path> documents() {
@@ -125,7 +138,8 @@ class ReadmeTests {
 
 	private static Optional<Path> testSource(String className) {
 		for (String module : new String[] { "informer-spring-boot-autoconfigure", "informer-spring-boot-starter-test",
-				"informer-spring-boot-starter-test-usage", "sample-app", "benchmarks" }) {
+				"informer-spring-boot-starter-test-usage", "informer-spring-cloud-kubernetes-usage", "sample-app",
+				"benchmarks" }) {
 			try (Stream<Path> files = Files.walk(ROOT.resolve(module).resolve("src/test/java"))) {
 				Optional<Path> found = files.filter((file) -> file.getFileName().toString().equals(className + ".java"))
 					.findFirst();

@@ -1,9 +1,6 @@
 package dev.informer.it;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,7 +12,6 @@ import java.util.stream.IntStream;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.ShardRange;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -165,26 +161,8 @@ class ShardedDeliveryIT {
 		}
 	}
 
-	/**
-	 * The member that owns an object: FNV-1a 64 of its uid, in the ranges fabric8 renders
-	 * for the API server, members sorted by identity.
-	 */
 	private static String owner(String uid, List<String> members) {
-		long hash = 0xcbf29ce484222325L;
-		for (byte b : uid.getBytes(StandardCharsets.UTF_8)) {
-			hash ^= (b & 0xff);
-			hash *= 0x100000001b3L;
-		}
-		BigInteger value = new BigInteger(Long.toUnsignedString(hash));
-		List<String> sorted = new ArrayList<>(members);
-		sorted.sort(null);
-		for (int i = 0; i < sorted.size(); i++) {
-			ShardRange range = ShardRange.ofShard(i, sorted.size());
-			if (value.compareTo(range.getStart()) >= 0 && value.compareTo(range.getEnd()) < 0) {
-				return sorted.get(i);
-			}
-		}
-		throw new IllegalStateException("no owner for " + uid);
+		return ShardOwner.of(uid, members);
 	}
 
 	private static Map<String, String> uids(KubernetesClient admin, String namespace) {

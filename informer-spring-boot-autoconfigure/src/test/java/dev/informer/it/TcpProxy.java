@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A loopback TCP proxy between a client and the API server, so tests can cut the
  * connection (reset every open connection and refuse new ones) and restore it without
- * restarting the server.
+ * restarting the server, or freeze it (a network blip: connections stay open, nothing
+ * flows) and thaw it.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -40,6 +41,14 @@ public final class TcpProxy implements AutoCloseable {
 	private final AtomicInteger accepted = new AtomicInteger();
 
 	private volatile boolean cut;
+
+	private final Object thawed = new Object();
+
+	private volatile boolean frozen;
+
+	private volatile boolean closed;
+
+	private final AtomicInteger held = new AtomicInteger();
 
 	/**
 	 * Return whether the proxy currently refuses connections.
@@ -105,6 +114,64 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Hold every byte in both directions, as a network blip does: open connections stay
+	 * open and new ones are accepted, but nothing is forwarded until {@link #thaw()};
+	 * then what was held flows, as TCP retransmits after a blip. Whatever the client or
+	 * the server gave up on meanwhile (a timed-out request, a closed connection) is
+	 * theirs to notice.
+	 */
+	public void freeze() {
+		this.frozen = true;
+	}
+
+	/**
+	 * Forward again what {@link #freeze()} held, and everything after it.
+	 */
+	public void thaw() {
+		synchronized (this.thawed) {
+			this.frozen = false;
+			this.thawed.notifyAll();
+		}
+	}
+
+	/**
+	 * Return whether the proxy holds every byte.
+	 * @return whether frozen
+	 */
+	public boolean isFrozen() {
+		return this.frozen;
+	}
+
+	/**
+	 * Return how many times a connection or a chunk of bytes waited for a thaw: a test
+	 * that freezes checks that the freeze held something.
+	 * @return the count
+	 */
+	public int getHeld() {
+		return this.held.get();
+	}
+
+	private void awaitThaw() throws IOException {
+		if (!this.frozen) {
+			return;
+		}
+		synchronized (this.thawed) {
+			if (this.frozen && !this.closed) {
+				this.held.incrementAndGet();
+			}
+			while (this.frozen && !this.closed) {
+				try {
+					this.thawed.wait();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IOException("proxy closed while frozen", ex);
+				}
+			}
+		}
+	}
+
+	/**
 	 * Accept and forward connections again, on the same port.
 	 */
 	public synchronized void restore() throws IOException {
@@ -119,21 +186,9 @@ public final class TcpProxy implements AutoCloseable {
 			try {
 				Socket client = current.accept();
 				this.accepted.incrementAndGet();
-				Socket server = new Socket();
-				try {
-					server.connect(this.upstream, 5000);
-				}
-				catch (IOException ex) {
-					// the server is down: the client sees its connection reset, not
-					// silence
-					reset(client);
-					reset(server);
-					continue;
-				}
 				this.sockets.add(client);
-				this.sockets.add(server);
-				this.threads.execute(() -> pipe(client, server));
-				this.threads.execute(() -> pipe(server, client));
+				// while frozen the connection is accepted and waits
+				this.threads.execute(() -> connect(client));
 			}
 			catch (IOException ex) {
 				// listener closed
@@ -141,11 +196,32 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
+	private void connect(Socket client) {
+		Socket server = new Socket();
+		try {
+			awaitThaw();
+			server.connect(this.upstream, 5000);
+		}
+		catch (IOException ex) {
+			// the server is down: the client sees its connection reset, not silence
+			reset(client);
+			reset(server);
+			this.sockets.remove(client);
+			return;
+		}
+		this.sockets.add(server);
+		this.threads.execute(() -> pipe(client, server));
+		this.threads.execute(() -> pipe(server, client));
+	}
+
 	private void pipe(Socket from, Socket to) {
 		byte[] buffer = new byte[16384];
 		try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
+				// held while frozen; the peer's further bytes wait in the kernel's
+				// buffers
+				awaitThaw();
 				out.write(buffer, 0, read);
 				out.flush();
 			}
@@ -173,6 +249,8 @@ public final class TcpProxy implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
+		this.closed = true;
+		thaw();
 		cut();
 		this.threads.shutdownNow();
 	}

@@ -87,7 +87,8 @@ class MonitoringAssetsTests {
 		ResourceInformer<ConfigMap> informer = TestWatches.configMaps(clock, new InformerEventPublisher(),
 				Duration.ofMinutes(5), "team-a");
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new InformerMetrics(new DefaultInformerRegistry(List.of(informer))).bindTo(prometheus);
+		ResourceInformer<ConfigMap> selected = TestWatches.selectedConfigMaps(clock, "tenant=acme");
+		new InformerMetrics(new DefaultInformerRegistry(List.of(informer, selected))).bindTo(prometheus);
 		new DeliveryMetrics(bothModes()).bindTo(prometheus);
 		exported = new TreeSet<>();
 		exportedLabels = new TreeSet<>();
@@ -131,7 +132,10 @@ class MonitoringAssetsTests {
 				"informer_backlog_events", "informer_listener_duration_seconds_count",
 				"informer_event_last_timestamp_seconds", "informer_resync_last_timestamp_seconds",
 				"informer_delivery_leader", "informer_delivery_handovers_total", "informer_delivery_members",
-				"informer_delivery_range_changes_total", "informer_delivery_owned_objects");
+				"informer_delivery_range_changes_total", "informer_delivery_owned_objects",
+				"informer_namespace_selection_watching", "informer_namespace_selection_synced",
+				"informer_namespace_selection_namespaces", "informer_namespace_selection_reconnects_total",
+				"informer_namespace_selection_relists_total");
 	}
 
 	@Test

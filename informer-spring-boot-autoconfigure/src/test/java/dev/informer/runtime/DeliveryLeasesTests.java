@@ -122,6 +122,18 @@ class DeliveryLeasesTests {
 	}
 
 	@Test
+	void theFirstRoleChangeReachesTheListeners() {
+		List<DeliveryRoleChangedEvent> changes = new CopyOnWriteArrayList<>();
+		ApplicationListener<DeliveryRoleChangedEvent> listener = changes::add;
+		runner("leader").withBean("roles", ApplicationListener.class, () -> listener).run((context) -> {
+			assertThat(context).hasNotFailed();
+			// published while the coordinator starts, before the informers' lifecycle
+			await().atMost(Duration.ofSeconds(10)).until(() -> !changes.isEmpty());
+			assertThat(changes.get(0).getRole()).isEqualTo(DeliveryRole.LEADER);
+		});
+	}
+
+	@Test
 	void aRoleChangeBeingPublishedWhenTheContextClosesReachesNoFurtherListener() throws Exception {
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);

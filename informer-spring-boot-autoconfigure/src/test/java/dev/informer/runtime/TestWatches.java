@@ -37,6 +37,16 @@ public final class TestWatches {
 				publisher, RetryPolicy.standard(false), clock);
 	}
 
+	public static ResourceInformer<ConfigMap> selectedConfigMaps(Clock clock, String namespaceSelector) {
+		InformerDeclaration declaration = InformerDeclaration.builder("tenants")
+			.apiVersion("v1")
+			.kind("ConfigMap")
+			.namespaceSelector(namespaceSelector)
+			.build();
+		return new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+				new InformerEventPublisher(), RetryPolicy.standard(false), clock);
+	}
+
 	public static ResourceInformer<ConfigMap> configMaps(Clock clock, String... namespaces) {
 		return configMaps(clock, new InformerEventPublisher(), Duration.ZERO, namespaces);
 	}

@@ -13,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import org.assertj.core.api.SoftAssertions;
+import org.jspecify.annotations.Nullable;
 import org.awaitility.core.ConditionTimeoutException;
 
 import org.springframework.context.event.EventListener;
@@ -38,6 +39,9 @@ import static org.awaitility.Awaitility.await;
  * A delete flagged as having left a namespace selection must carry the state this
  * listener last saw; the object may come back later (its namespace joins again) as an
  * add.
+ * <p>
+ * In a context with several informers, give each its own listener with
+ * {@link #forInformer}: keys are namespace and name, which several kinds share.
  */
 public class InvariantListener {
 
@@ -46,6 +50,8 @@ public class InvariantListener {
 	private final long minDelayNanos;
 
 	private final long maxDelayNanos;
+
+	private @Nullable String informer;
 
 	private final Map<String, String> applied = new HashMap<>();
 
@@ -88,8 +94,21 @@ public class InvariantListener {
 		this.maxDelayNanos = maxDelay.toNanos();
 	}
 
+	/**
+	 * Apply only the events of one informer.
+	 * @param name the informer's name
+	 * @return this listener
+	 */
+	public InvariantListener forInformer(String name) {
+		this.informer = name;
+		return this;
+	}
+
 	@EventListener
 	void on(ResourceEvent<?> event) {
+		if (this.informer != null && !this.informer.equals(event.getInformerName())) {
+			return;
+		}
 		if (this.maxDelayNanos > 0) {
 			// the listener's work; fabric8 queues later changes meanwhile
 			LockSupport.parkNanos(

@@ -32,9 +32,12 @@ public final class MockApiServer implements AutoCloseable {
 
 	private final KubernetesClient client;
 
-	private MockApiServer(KubernetesMockServer server) {
+	private final Map<ServerRequest, Queue<ServerResponse>> expectations;
+
+	private MockApiServer(KubernetesMockServer server, Map<ServerRequest, Queue<ServerResponse>> expectations) {
 		this.server = server;
 		this.client = server.createClient();
+		this.expectations = expectations;
 	}
 
 	/**
@@ -48,7 +51,7 @@ public final class MockApiServer implements AutoCloseable {
 		KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
 				new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), false);
 		server.init();
-		return new MockApiServer(server);
+		return new MockApiServer(server, responses);
 	}
 
 	/**
@@ -58,7 +61,7 @@ public final class MockApiServer implements AutoCloseable {
 	public static MockApiServer expectations() {
 		KubernetesMockServer server = new KubernetesMockServer(false);
 		server.init();
-		return new MockApiServer(server);
+		return new MockApiServer(server, new HashMap<>());
 	}
 
 	/**
@@ -90,6 +93,17 @@ public final class MockApiServer implements AutoCloseable {
 						.build())
 			.always();
 		return this;
+	}
+
+	/**
+	 * Withdraw every expectation of a CRUD-mode server, so that it answers from its store
+	 * again: for example a 403 that stands for a missing RoleBinding, once the binding
+	 * "exists".
+	 */
+	public void withdrawExpectations() {
+		synchronized (this.expectations) {
+			this.expectations.clear();
+		}
 	}
 
 	public KubernetesMockServer server() {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The informer project's rule for its own real-server tests, not something a user needs:
@@ -29,6 +30,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 @interface RequiresRealServer {
 
 	/**
+	 * The binaries the test needs; the control plane of {@code Server.CLUSTER} needs
+	 * more.
+	 * @return the binaries
+	 */
+	String[] binaries() default { "kube-apiserver", "etcd", "kubectl" };
+
+	/**
 	 * Skips when the binaries are missing and the environment does not require them.
 	 */
 	final class Condition implements ExecutionCondition {
@@ -37,7 +45,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 		@Override
 		public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-			if (installed()) {
+			String[] binaries = AnnotationSupport.findAnnotation(context.getElement(), RequiresRealServer.class)
+				.map(RequiresRealServer::binaries)
+				.orElse(new String[] { "kube-apiserver", "etcd", "kubectl" });
+			if (installed(binaries)) {
 				return ConditionEvaluationResult.enabled("kube-apiserver binaries are installed");
 			}
 			if (Boolean.parseBoolean(System.getenv(REQUIRE))) {
@@ -47,7 +58,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 					+ "'bash scripts/envtest.sh'); set " + REQUIRE + "=true to fail instead of skipping");
 		}
 
-		private static boolean installed() {
+		private static boolean installed(String[] binaries) {
 			String dir = System.getenv("KUBEAPITEST_DIR");
 			Path root = (dir != null && !dir.isBlank()) ? Path.of(dir)
 					: Path.of(System.getProperty("user.home"), ".kubeapitest");
@@ -56,7 +67,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 				return false;
 			}
 			try (Stream<Path> versions = Files.list(k8s)) {
-				return versions.anyMatch((version) -> Stream.of("kube-apiserver", "etcd", "kubectl")
+				return versions.anyMatch((version) -> Stream.of(binaries)
 					.allMatch((binary) -> Files.isExecutable(version.resolve(binary))));
 			}
 			catch (IOException ex) {

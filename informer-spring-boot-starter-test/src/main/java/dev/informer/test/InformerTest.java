@@ -142,6 +142,19 @@ public @interface InformerTest {
 		REAL,
 
 		/**
+		 * A whole control plane without Docker ({@link ControlPlane}): etcd, two
+		 * kube-apiservers behind a load balancer, kube-controller-manager (deployment,
+		 * replicaset, garbage-collector, namespace, serviceaccount and node-lifecycle
+		 * controllers), kube-scheduler and kwok simulating
+		 * {@value ControlPlane#DEFAULT_NODES} nodes
+		 * ({@code -Dinformer.test.cluster.nodes}), so that a Deployment's Pods are
+		 * created, scheduled, run and deleted; one per JVM, shared by the test classes.
+		 * Built by {@code scripts/envtest.sh} beside the {@link #REAL} server's binaries;
+		 * fails when they are missing.
+		 */
+		CLUSTER,
+
+		/**
 		 * fabric8's mock API server in CRUD mode, one per application context: list and
 		 * watch work, but there is no admission, validation, garbage collection or
 		 * server-side field selection.

@@ -58,7 +58,11 @@ public final class InformerTestAutoConfiguration {
 		Server requested = properties.getServer();
 		Server server = resolve(requested, RealApiServer.isInstalled());
 		logger.info(choice(requested, server));
-		return (server == Server.REAL) ? RealApiServer.get() : new MockApiServer();
+		return switch (server) {
+			case REAL -> RealApiServer.get();
+			case CLUSTER -> ControlPlane.shared();
+			default -> new MockApiServer();
+		};
 	}
 
 	/**
@@ -68,7 +72,11 @@ public final class InformerTestAutoConfiguration {
 	 * @return the line to log
 	 */
 	static String choice(Server requested, Server server) {
-		String which = (server == Server.REAL) ? "a real kube-apiserver and etcd" : "fabric8's mock API server";
+		String which = switch (server) {
+			case REAL -> "a real kube-apiserver and etcd";
+			case CLUSTER -> "a real control plane (two kube-apiservers, controllers, scheduler, kwok nodes)";
+			default -> "fabric8's mock API server";
+		};
 		if (requested != Server.AUTO) {
 			return "Informer test uses " + which + ": " + SERVER_PROPERTY + "="
 					+ requested.name().toLowerCase(Locale.ROOT)
@@ -88,7 +96,7 @@ public final class InformerTestAutoConfiguration {
 	 * Resolve {@link Server#AUTO} to the server to start.
 	 * @param requested the server the test asked for
 	 * @param realServerInstalled whether the real server's binaries are installed
-	 * @return {@link Server#REAL} or {@link Server#MOCK}
+	 * @return {@link Server#REAL} or {@link Server#MOCK}, or the requested server
 	 */
 	static Server resolve(Server requested, boolean realServerInstalled) {
 		if (requested != Server.AUTO) {

@@ -5,21 +5,17 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
  * A Spring Boot application that reacts to Kubernetes changes through the informer
- * starter. Runs against the current kubeconfig context, or, when no cluster answers,
- * against an embedded demo API server that it fills with changing objects (see
- * {@link DemoMode}).
+ * starter. Runs against the current kubeconfig context (or the in-cluster service
+ * account); the cluster must serve the Widget custom resource ({@link WidgetCrd}). Its
+ * demo mode, on an embedded API server, is a test application
+ * ({@code ./mvnw -f sample-app spring-boot:test-run}), so the production jar carries no
+ * test server.
  */
 @SpringBootApplication
 public class SampleApplication {
 
 	public static void main(String[] args) {
-		application(DemoMode.requested()).run(args);
-	}
-
-	static SpringApplication application(String demoMode) {
-		SpringApplication application = new SpringApplication(SampleApplication.class);
-		DemoMode.apply(application, demoMode);
-		return application;
+		SpringApplication.run(SampleApplication.class, args);
 	}
 
 }

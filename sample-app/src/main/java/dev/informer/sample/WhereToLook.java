@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.event.EventListener;
@@ -22,12 +21,9 @@ class WhereToLook {
 
 	private static final Log logger = LogFactory.getLog(WhereToLook.class);
 
-	private final ObjectProvider<DemoApiServer> demo;
-
 	private final InformerRegistry informers;
 
-	WhereToLook(ObjectProvider<DemoApiServer> demo, InformerRegistry informers) {
-		this.demo = demo;
+	WhereToLook(InformerRegistry informers) {
 		this.informers = informers;
 	}
 
@@ -38,16 +34,6 @@ class WhereToLook {
 		}
 		String base = "http://localhost:" + web.getWebServer().getPort();
 		StringBuilder message = new StringBuilder();
-		DemoApiServer server = this.demo.getIfAvailable();
-		if (server != null) {
-			message.append("DEMO MODE on ")
-				.append(server.describe())
-				.append(". Every ")
-				.append(DemoTraffic.PERIOD_SECONDS)
-				.append(" s one object changes; 'configmaps' is relisted after ")
-				.append(DemoTraffic.RELIST_TICK * DemoTraffic.PERIOD_SECONDS)
-				.append(" s.\n");
-		}
 		for (Informer<?> informer : this.informers.informers()) {
 			Duration resync = informer.getDefinition().getDeclaration().getResyncPeriod();
 			if (!resync.isZero()) {

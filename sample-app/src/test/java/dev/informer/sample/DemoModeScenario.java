@@ -29,11 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample application in demo mode, run as {@code main} runs it (on a random port):
- * the log names the embedded server, every event type, a resync and a relist show within
- * 30 seconds, {@code /widgets} answers from the cache, actuator endpoints are exposed
- * (the {@code informers} endpoint read-only), and closing the context stops the embedded
- * server.
+ * The sample application in demo mode, run as {@link TestSampleApplication} runs it (on a
+ * random port): the log names the embedded server, every event type, a resync and a
+ * relist show within 30 seconds, {@code /widgets} answers from the cache, actuator
+ * endpoints are exposed (the {@code informers} endpoint read-only), and closing the
+ * context stops the embedded server.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -49,7 +49,7 @@ abstract class DemoModeScenario {
 	private static URI masterUrl;
 
 	static void start(String mode) {
-		context = SampleApplication.application(mode).run("--server.port=0");
+		context = TestSampleApplication.demo().run("--server.port=0", "--demo=" + mode).getApplicationContext();
 		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 		http = RestClient.create("http://127.0.0.1:" + port);
 		masterUrl = URI.create(context.getBean(DemoApiServer.class).client().getMasterUrl().toString());

@@ -95,7 +95,6 @@ class RbacManifestTests {
 		assertThat(path(container, "livenessProbe")).isEqualTo("/actuator/health/liveness");
 		assertThat((List<Map<String, Object>>) container.get("ports"))
 			.containsExactly(Map.of("name", "http", "containerPort", 8080));
-		assertThat((List<Map<String, Object>>) container.get("env")).contains(Map.of("name", "DEMO", "value", "false"));
 		List<Map<String, Object>> rbac = load("rbac.yaml");
 		for (Map<String, Object> binding : rbac) {
 			if (String.valueOf(binding.get("kind")).endsWith("Binding")) {

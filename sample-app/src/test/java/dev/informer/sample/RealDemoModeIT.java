@@ -1,5 +1,7 @@
 package dev.informer.sample;
 
+import java.util.Optional;
+
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -10,7 +12,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Demo mode on a real kube-apiserver and etcd, what {@code -Ddemo=auto} picks once
+ * Demo mode on a real kube-apiserver and etcd, what {@code demo=auto} picks once
  * {@code scripts/envtest.sh} has built the binaries. Skipped without them, unless
  * {@code INFORMER_REQUIRE_APISERVER=true}.
  */
@@ -18,7 +20,17 @@ class RealDemoModeIT extends DemoModeScenario {
 
 	@BeforeAll
 	static void startDemo() {
-		if (DemoApiServer.installedVersion(DemoApiServer.binaryRoot()).isEmpty()) {
+		requireBinaries(DemoApiServer.installedVersion(DemoApiServer.binaryRoot()));
+		start("real");
+	}
+
+	/**
+	 * Skip the calling test class without binaries, or fail it if
+	 * {@code INFORMER_REQUIRE_APISERVER=true}.
+	 * @param version the installed version, if any
+	 */
+	static void requireBinaries(Optional<String> version) {
+		if (version.isEmpty()) {
 			String message = "No kube-apiserver/etcd binaries under " + DemoApiServer.binaryRoot()
 					+ "; build them with 'bash scripts/envtest.sh'";
 			if (Boolean.parseBoolean(System.getenv("INFORMER_REQUIRE_APISERVER"))) {
@@ -26,7 +38,6 @@ class RealDemoModeIT extends DemoModeScenario {
 			}
 			Assumptions.abort(message);
 		}
-		start("real");
 	}
 
 	@Override

@@ -86,10 +86,14 @@ abstract class DemoApiServer implements AutoCloseable {
 				stop.run();
 			}
 		}, "demo-kube-apiserver-stop"));
-		KubernetesClient client = new KubernetesClientBuilder()
-			.withConfig(Config.fromKubeconfig(server.getKubeConfigYaml()))
-			.build();
+		String kubeconfig = server.getKubeConfigYaml();
+		KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
 		self[0] = new DemoApiServer(client) {
+
+			@Override
+			String kubeconfig() {
+				return kubeconfig;
+			}
 
 			@Override
 			String describe() {
@@ -121,6 +125,11 @@ abstract class DemoApiServer implements AutoCloseable {
 				new MockWebServer(), new HashMap<>(), new KubernetesMixedDispatcher(new HashMap<>()), false);
 		server.init(InetAddress.getLoopbackAddress(), 0);
 		return new DemoApiServer(server.createClient()) {
+
+			@Override
+			String kubeconfig() {
+				throw new UnsupportedOperationException("fabric8's mock API server has no kubeconfig");
+			}
 
 			@Override
 			String describe() {
@@ -202,6 +211,11 @@ abstract class DemoApiServer implements AutoCloseable {
 	KubernetesClient client() {
 		return this.client;
 	}
+
+	/**
+	 * Return a kubeconfig that connects to this server, as a user's would.
+	 */
+	abstract String kubeconfig();
 
 	/**
 	 * Return what this server is, for the log.

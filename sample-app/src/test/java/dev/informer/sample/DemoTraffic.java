@@ -1,8 +1,5 @@
 package dev.informer.sample;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -18,7 +15,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -80,7 +76,7 @@ final class DemoTraffic implements AutoCloseable {
 	 * established and a service account for pods)
 	 */
 	void seed(boolean real) {
-		installWidgetCrd(real);
+		WidgetCrd.install(this.client, real);
 		for (String namespace : new String[] { "default", "team-a" }) {
 			apply(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
 			// no controller manager creates it; pod admission needs it
@@ -117,38 +113,6 @@ final class DemoTraffic implements AutoCloseable {
 		widgets().inNamespace("team-a")
 			.resource(widget("team-a", "sprocket", "blue"))
 			.createOr(NonDeletingOperation::update);
-	}
-
-	private void installWidgetCrd(boolean real) {
-		CustomResourceDefinition crd;
-		try (InputStream yaml = DemoTraffic.class.getResourceAsStream("/k8s/widget-crd.yaml")) {
-			if (yaml == null) {
-				throw new IllegalStateException("k8s/widget-crd.yaml is missing from the classpath");
-			}
-			crd = this.client.apiextensions().v1().customResourceDefinitions().load(yaml).item();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		this.client.apiextensions()
-			.v1()
-			.customResourceDefinitions()
-			.resource(crd)
-			.createOr(NonDeletingOperation::update);
-		if (real) {
-			this.client.apiextensions()
-				.v1()
-				.customResourceDefinitions()
-				.withName(crd.getMetadata().getName())
-				.waitUntilCondition((current) -> current != null && current.getStatus() != null
-						&& current.getStatus().getConditions() != null
-						&& current.getStatus()
-							.getConditions()
-							.stream()
-							.anyMatch((condition) -> "Established".equals(condition.getType())
-									&& "True".equals(condition.getStatus())),
-						60, TimeUnit.SECONDS);
-		}
 	}
 
 	/**
