@@ -60,6 +60,8 @@ public final class InformerDeclaration {
 
 	private final boolean watchList;
 
+	private final ChangeDeclarations changes;
+
 	private InformerDeclaration(Builder builder) {
 		this.name = builder.name;
 		this.apiVersion = (builder.apiVersion != null) ? builder.apiVersion.trim() : "";
@@ -76,6 +78,8 @@ public final class InformerDeclaration {
 		this.cache = builder.cache;
 		this.watchList = builder.watchList;
 		validate(builder);
+		this.changes = ChangeDeclarations.parse(this.name, this.cache, builder.onChange, builder.prune,
+				builder.indexes);
 	}
 
 	/**
@@ -343,6 +347,47 @@ public final class InformerDeclaration {
 		return this.watchList;
 	}
 
+	/**
+	 * Return the {@code on-change} entries as declared; empty delivers every update.
+	 * @return the entries
+	 */
+	public List<String> getOnChange() {
+		return this.changes.onChange;
+	}
+
+	/**
+	 * Return the paths {@code on-change} compares, its names expanded; empty delivers
+	 * every update.
+	 * @return the paths
+	 */
+	public List<ResourcePath> getChangePaths() {
+		return this.changes.changePaths;
+	}
+
+	/**
+	 * Return whether {@code on-change} lists {@link ChangeTrigger#GENERATION}.
+	 * @return whether generation is compared
+	 */
+	public boolean isOnGenerationChange() {
+		return this.changes.generation;
+	}
+
+	/**
+	 * Return the paths removed from each object before it is cached and delivered.
+	 * @return the paths
+	 */
+	public List<ResourcePath> getPrune() {
+		return this.changes.prune;
+	}
+
+	/**
+	 * Return the indexes of the cache by name.
+	 * @return the path each index reads
+	 */
+	public Map<String, ResourcePath> getIndexes() {
+		return this.changes.indexes;
+	}
+
 	@Override
 	public String toString() {
 		return "InformerDeclaration[" + this.name + ": " + this.apiVersion + "/" + this.kind + "]";
@@ -378,6 +423,12 @@ public final class InformerDeclaration {
 		private CacheMode cache = CacheMode.FULL;
 
 		private boolean watchList;
+
+		private List<String> onChange = List.of();
+
+		private List<String> prune = List.of();
+
+		private Map<String, String> indexes = Map.of();
 
 		private Builder(String name) {
 			this.name = name;
@@ -500,6 +551,37 @@ public final class InformerDeclaration {
 		 */
 		public Builder watchList(boolean watchList) {
 			this.watchList = watchList;
+			return this;
+		}
+
+		/**
+		 * Set which updates are delivered: names of {@link ChangeTrigger}s or
+		 * {@link ResourcePath paths}.
+		 * @param onChange the parts, empty for every update
+		 * @return this builder
+		 */
+		public Builder onChange(@Nullable List<String> onChange) {
+			this.onChange = (onChange != null) ? onChange : List.of();
+			return this;
+		}
+
+		/**
+		 * Set the paths to remove before an object is cached.
+		 * @param prune the paths
+		 * @return this builder
+		 */
+		public Builder prune(@Nullable List<String> prune) {
+			this.prune = (prune != null) ? prune : List.of();
+			return this;
+		}
+
+		/**
+		 * Set the indexes of the cache.
+		 * @param indexes the path of each index by name
+		 * @return this builder
+		 */
+		public Builder indexes(@Nullable Map<String, String> indexes) {
+			this.indexes = (indexes != null) ? indexes : Map.of();
 			return this;
 		}
 

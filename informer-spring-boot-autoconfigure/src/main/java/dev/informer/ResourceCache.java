@@ -2,6 +2,7 @@ package dev.informer;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +35,30 @@ public interface ResourceCache<T extends HasMetadata> {
 	 * @return the objects
 	 */
 	List<T> list(String namespace);
+
+	/**
+	 * Return the cached objects an index holds under a value, across all watched
+	 * namespaces: for {@code indexes: {by-node: spec.nodeName}},
+	 * {@code byIndex("by-node", "node-1")} returns the objects whose
+	 * {@code spec.nodeName} is {@code node-1}. An object is indexed under each value its
+	 * path selects ({@code [*]} may select several), as a string.
+	 * @param index the index's name under {@code informer.resources.<name>.indexes}, or a
+	 * name a customizer added with {@code SharedIndexInformer.addIndexers}
+	 * @param value the indexed value
+	 * @return the objects, empty if none
+	 * @throws IllegalArgumentException if the informer has no index of that name
+	 */
+	List<T> byIndex(String index, String value);
+
+	/**
+	 * Return the values an index holds now, across all watched namespaces: for
+	 * {@code by-node}, the names of the nodes some cached object is on. Computed from the
+	 * cached objects on each call.
+	 * @param index the index's name under {@code informer.resources.<name>.indexes}
+	 * @return the values, sorted
+	 * @throws IllegalArgumentException if no index of that name is declared
+	 */
+	Set<String> indexKeys(String index);
 
 	/**
 	 * Return the number of cached objects.

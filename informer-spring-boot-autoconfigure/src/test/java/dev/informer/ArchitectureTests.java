@@ -13,7 +13,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * The arrows between the packages of the main code, as the package javadocs describe
  * them: autoconfigure → adapters ({@code health}, {@code metrics}, {@code endpoint}) →
  * read model ({@code watch}) → API ({@code dev.informer}); runtime → API, read model and
- * events.
+ * events; {@code runtime.changes} (the on-change filter, pruning, indexes) → API only.
  */
 class ArchitectureTests {
 
@@ -59,6 +59,18 @@ class ArchitectureTests {
 			.onlyDependOnClassesThat()
 			.resideInAnyPackage("dev.informer", "dev.informer.watch..", "java..", "io.fabric8.kubernetes.api.model..",
 					"io.fabric8.kubernetes.client", "org.jspecify..", "tools.jackson..", "org.springframework.util..")
+			.check(main);
+	}
+
+	@Test
+	void changesDependOnlyOnTheApiAndTheModel() {
+		classes().that()
+			.resideInAPackage("dev.informer.runtime.changes..")
+			.should()
+			.onlyDependOnClassesThat()
+			.resideInAnyPackage("dev.informer", "dev.informer.runtime.changes..", "java..",
+					"io.fabric8.kubernetes.api.model..", "com.fasterxml.jackson.annotation..", "org.jspecify..",
+					"org.springframework.util..")
 			.check(main);
 	}
 

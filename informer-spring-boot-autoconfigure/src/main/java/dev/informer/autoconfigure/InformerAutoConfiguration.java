@@ -94,6 +94,12 @@ public final class InformerAutoConfiguration {
 		return new InformerEventListenerFactory();
 	}
 
+	// static: it registers bean definitions, before other beans exist
+	@Bean
+	static InformerCacheBeans informerCacheBeans() {
+		return new InformerCacheBeans();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	InformerEventPublisher informerEventPublisher() {
@@ -201,6 +207,9 @@ public final class InformerAutoConfiguration {
 				.stripManagedFields((resource.getStripManagedFields() != null) ? resource.getStripManagedFields()
 						: properties.isStripManagedFields())
 				.cache(resource.getCache())
+				.onChange(resource.getOnChange())
+				.prune(resource.getPrune())
+				.indexes(resource.getIndexes())
 				.watchList(properties.isWatchList())
 				.build());
 		}

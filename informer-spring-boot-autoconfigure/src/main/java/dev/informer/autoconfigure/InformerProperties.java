@@ -693,6 +693,53 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private CacheMode cache = CacheMode.FULL;
 
+		/**
+		 * Which updates are delivered: 'generation', 'labels', 'annotations',
+		 * 'finalizers', 'owners', 'deletion', 'status', 'spec', 'data', 'any' (the
+		 * default), or paths such as 'spec.replicas' or "metadata.labels['app']". An
+		 * update whose listed parts equal those last delivered for the object is cached
+		 * but not delivered; adds and deletes are always delivered.
+		 */
+		private List<String> onChange = new ArrayList<>();
+
+		/**
+		 * Paths removed from each object before it is cached and delivered, for example
+		 * "metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']" or
+		 * 'status.conditions'.
+		 */
+		private List<String> prune = new ArrayList<>();
+
+		/**
+		 * Indexes of the cache, by name, each the path of the values it indexes, for
+		 * example 'by-node: spec.nodeName' or 'by-owner:
+		 * metadata.ownerReferences[*].uid'. Read with ResourceCache.byIndex.
+		 */
+		private Map<String, String> indexes = new LinkedHashMap<>();
+
+		public List<String> getOnChange() {
+			return this.onChange;
+		}
+
+		public void setOnChange(List<String> onChange) {
+			this.onChange = onChange;
+		}
+
+		public List<String> getPrune() {
+			return this.prune;
+		}
+
+		public void setPrune(List<String> prune) {
+			this.prune = prune;
+		}
+
+		public Map<String, String> getIndexes() {
+			return this.indexes;
+		}
+
+		public void setIndexes(Map<String, String> indexes) {
+			this.indexes = indexes;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}

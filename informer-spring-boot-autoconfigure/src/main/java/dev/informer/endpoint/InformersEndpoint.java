@@ -340,6 +340,17 @@ public class InformersEndpoint {
 		result.put("resyncPeriod", declaration.getResyncPeriod().toString());
 		result.put("listPageSize", declaration.getListPageSize());
 		result.put("stripManagedFields", declaration.isStripManagedFields());
+		if (!declaration.getOnChange().isEmpty()) {
+			result.put("onChange", declaration.getOnChange());
+		}
+		if (!declaration.getPrune().isEmpty()) {
+			result.put("prune", declaration.getPrune().stream().map(Object::toString).toList());
+		}
+		if (!declaration.getIndexes().isEmpty()) {
+			Map<String, String> indexes = new LinkedHashMap<>();
+			declaration.getIndexes().forEach((name, path) -> indexes.put(name, path.toString()));
+			result.put("indexes", indexes);
+		}
 		return result;
 	}
 

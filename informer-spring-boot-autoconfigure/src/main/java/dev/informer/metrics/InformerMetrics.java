@@ -53,6 +53,11 @@ import dev.informer.watch.WatchedInformer;
  * <td>{@code type}</td>
  * </tr>
  * <tr>
+ * <td>{@code informer.events.filtered}</td>
+ * <td>function counter</td>
+ * <td></td>
+ * </tr>
+ * <tr>
  * <td>{@code informer.cache.size}</td>
  * <td>gauge</td>
  * <td></td>
@@ -281,6 +286,11 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 				.description("Last resourceVersion seen, when numeric")
 				.tags(tags)
 				.register(meters));
+		registered.add(FunctionCounter.builder("informer.events.filtered", status, Watch::getFilteredEvents)
+			.description("Updates cached but not delivered: on-change found none of its parts changed")
+			.baseUnit("events")
+			.tags(tags)
+			.register(meters));
 		registered.add(FunctionCounter.builder("informer.listener.errors", status, Watch::getListenerFailures)
 			.description("Listener invocations that threw")
 			.tags(tags)

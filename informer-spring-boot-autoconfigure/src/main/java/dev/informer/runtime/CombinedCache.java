@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -23,8 +26,15 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 
 	private final List<NamespaceInformer<T>> parts;
 
+	private final Set<String> declaredIndexes;
+
 	CombinedCache(List<NamespaceInformer<T>> parts) {
+		this(parts, Set.of());
+	}
+
+	CombinedCache(List<NamespaceInformer<T>> parts, Set<String> declaredIndexes) {
 		this.parts = parts;
+		this.declaredIndexes = declaredIndexes;
 	}
 
 	@Override
@@ -77,6 +87,47 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 				.filter((value) -> namespace.equals(value.getMetadata().getNamespace()))
 				.toList();
 		}
+	}
+
+	@Override
+	public List<T> byIndex(String index, String value) {
+		List<T> result = new ArrayList<>();
+		boolean known = false;
+		for (NamespaceInformer<T> part : this.parts) {
+			SharedIndexInformer<T> informer = part.informer();
+			if (informer != null && informer.getIndexer().getIndexers().containsKey(index)) {
+				known = true;
+				result.addAll(informer.getIndexer().byIndex(index, value));
+			}
+		}
+		if (!known && !this.declaredIndexes.contains(index)) {
+			throw unknownIndex(index);
+		}
+		return Collections.unmodifiableList(result);
+	}
+
+	@Override
+	public Set<String> indexKeys(String index) {
+		Set<String> keys = new TreeSet<>();
+		boolean known = false;
+		for (NamespaceInformer<T> part : this.parts) {
+			SharedIndexInformer<T> informer = part.informer();
+			Function<T, List<String>> function = (informer != null) ? informer.getIndexer().getIndexers().get(index)
+					: null;
+			if (function != null) {
+				known = true;
+				informer.getIndexer().list().forEach((resource) -> keys.addAll(function.apply(resource)));
+			}
+		}
+		if (!known && !this.declaredIndexes.contains(index)) {
+			throw unknownIndex(index);
+		}
+		return Collections.unmodifiableSet(keys);
+	}
+
+	private IllegalArgumentException unknownIndex(String index) {
+		return new IllegalArgumentException("No index '" + index + "'; declared: " + ((this.declaredIndexes.isEmpty())
+				? "none (add it under informer.resources.<name>.indexes)" : String.join(", ", this.declaredIndexes)));
 	}
 
 	@Override

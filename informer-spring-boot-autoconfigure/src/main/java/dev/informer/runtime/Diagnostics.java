@@ -37,6 +37,10 @@ public final class Diagnostics {
 	 * @return the exception to throw
 	 */
 	static RuntimeException startFailure(Collection<? extends ResourceInformer<?>> informers, Throwable cause) {
+		if (cause instanceof InvalidInformerDeclarationException invalid) {
+			// the first list showed the declaration cannot work (on-change: generation)
+			return invalid;
+		}
 		int code = KubernetesErrors.httpCode(cause);
 		for (ResourceInformer<?> informer : informers) {
 			Watch namespaces = informer.getNamespaceWatch();

@@ -22,12 +22,19 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
+import dev.informer.InformerDeclaration;
 import dev.informer.InformerSpec;
 import dev.informer.InformerState;
+import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.ResourcePath;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.changes.ChangeFilter;
+import dev.informer.runtime.changes.ModelPathCheck;
+import dev.informer.runtime.changes.PathIndexes;
+import dev.informer.runtime.changes.Pruning;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -82,6 +89,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private final boolean watchList;
 
+	/** Set when the first list showed that the kind does not bump generation. */
+	private volatile @Nullable InvalidInformerDeclarationException generationFailure;
+
 	/** Set when the API server refused this informer's watch-list. */
 	private volatile @Nullable Throwable watchListRefusal;
 
@@ -90,6 +100,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.watchList = watch.usesWatchList();
 		this.informer = watch.createInformer(client);
 		List<Consumer<? super T>> transforms = new ArrayList<>();
+		InformerDeclaration declaration = watch.definition().getDeclaration();
+		if (!declaration.getPrune().isEmpty()) {
+			// first: customizers' transforms see the object as it will be cached
+			transforms.add(new Pruning<>(declaration.getPrune()));
+		}
+		if (!declaration.getIndexes().isEmpty()) {
+			this.informer.addIndexers(PathIndexes.functions(declaration.getIndexes()));
+		}
 		InformerSpec<T> spec = watch.spec(this.informer, transforms);
 		for (InformerCustomizer customizer : customizers) {
 			customizer.customize(spec);
@@ -238,9 +256,20 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onList(String resourceVersion, boolean remainedEmpty) {
 		this.listing = false;
+		if (this.listedAt == null && this.watch.definition().isGeneric() && this.watch.changes().isActive()
+				&& !this.watch.getStatus().isSynced()) {
+			warnUnmatched();
+		}
 		this.listedAt = this.watch.clock().instant();
 		queueMarker(() -> {
-			if (this.watch.getStatus().listCompleted(this.store.size())) {
+			boolean first = this.watch.getStatus().listCompleted(this.store.size());
+			InvalidInformerDeclarationException invalid = this.generationFailure;
+			if (first && invalid != null) {
+				// after the list's own transition, so that FAILED stays until a relist
+				this.watch.getStatus().declarationFailed(invalid.getMessage());
+				this.watch.synced().completeExceptionally(invalid);
+			}
+			else if (first) {
 				// publish the synced event first: startup waits on this future, and
 				// listeners of that event must be done before the application goes on
 				this.watch.owner().namespaceSynced();
@@ -268,6 +297,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	@Override
 	public void onAdd(T resource) {
+		if (this.watch.changes().lacksGeneration(resource) && !this.listed.isDone()) {
+			generationNotBumped(resource);
+		}
 		boolean replay = this.replayList && !this.listed.isDone() && this.listedAt == null;
 		handOff(resource, EventType.ADDED, new ResourceAddedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), resource, replay));
@@ -278,6 +310,40 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.watch.definition().getName(),
 				this.watch.definition().getResourceClass(), oldResource, newResource);
 		handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
+	}
+
+	/**
+	 * A kind watched without a model class has no fields to check paths against at
+	 * startup: say so when the first list shows an {@code on-change} path that selects
+	 * nothing in any object.
+	 */
+	private void warnUnmatched() {
+		List<T> listed = this.store.values().toList();
+		for (ResourcePath path : this.watch.changes().unmatched(listed)) {
+			logger
+				.warn("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": on-change path '"
+						+ path + "' selects nothing in any of the " + listed.size() + " listed objects; check its "
+						+ "spelling against the custom resource's schema: updates that change only other parts are "
+						+ "not delivered");
+		}
+	}
+
+	/**
+	 * The first list shows that the kind does not bump {@code metadata.generation}
+	 * although {@code on-change} compares it: once the list is delivered the watch goes
+	 * to FAILED and the start fails, naming the property. Its updates are delivered,
+	 * never held back (when startup does not wait, the watch carries on so).
+	 */
+	private void generationNotBumped(T resource) {
+		if (this.generationFailure != null) {
+			return;
+		}
+		InvalidInformerDeclarationException ex = ModelPathCheck
+			.generationNotBumped(this.watch.definition().getDeclaration());
+		this.generationFailure = ex;
+		logger.error("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": "
+				+ Cache.metaNamespaceKeyFunc(resource) + " has no metadata.generation; " + ex.getMessage()
+				+ ". Its updates are delivered unfiltered. " + ex.getAction());
 	}
 
 	@Override
@@ -299,7 +365,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			if (type != EventType.RESYNC) {
 				// resyncs replay the cache: fabric8 queues them without changing it
 				this.tracker.delivered(key);
-				queue.event(() -> this.watch.deliver(type, event));
+				ResourceEvent<T> filtered = filter(key, type, event);
+				if (filtered == null) {
+					this.watch.getStatus().eventFiltered();
+					return;
+				}
+				queue.event(() -> this.watch.deliver(type, filtered));
 			}
 			else if (!this.tracker.isPending(key) && this.watch.resyncsQueued().add(key)) {
 				// a change of this object not handed on yet (an add held back until a
@@ -313,6 +384,35 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				});
 			}
 		}
+	}
+
+	/**
+	 * Apply {@code on-change}: an update carries the state last delivered as its old one,
+	 * or is held back when none of the declared parts changed since; adds and deletes
+	 * pass (a relist's delete with final state unknown too). Resyncs do not come here:
+	 * they replay the cache, change nothing and are delivered as before.
+	 */
+	private @Nullable ResourceEvent<T> filter(String key, EventType type, ResourceEvent<T> event) {
+		ChangeFilter<T> changes = this.watch.changes();
+		if (!changes.isActive()) {
+			return event;
+		}
+		if (event instanceof ResourceUpdatedEvent<T> update) {
+			T old = changes.updated(key, update.getOldResource(), update.getResource());
+			if (old == null) {
+				return null;
+			}
+			return (old == update.getOldResource()) ? event
+					: new ResourceUpdatedEvent<>(this.watch.definition().getName(),
+							this.watch.definition().getResourceClass(), old, update.getResource());
+		}
+		if (type == EventType.DELETED) {
+			changes.deleted(key);
+		}
+		else {
+			changes.added(key, event.getResource());
+		}
+		return event;
 	}
 
 	private void transformFailed(String key, Throwable ex) {

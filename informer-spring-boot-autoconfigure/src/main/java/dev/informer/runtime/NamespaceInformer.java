@@ -46,6 +46,7 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
+import dev.informer.runtime.changes.ChangeFilter;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -116,11 +117,15 @@ final class NamespaceInformer<T extends HasMetadata> {
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
 
+	/** The on-change filter: outlives relists, whose updates it compares too. */
+	private final ChangeFilter<T> changes;
+
 	NamespaceInformer(ResourceInformer<T> owner, @Nullable String namespace, Clock clock) {
 		this.owner = owner;
 		this.definition = owner.getDefinition();
 		this.namespace = namespace;
 		this.clock = clock;
+		this.changes = ChangeFilter.of(this.definition.getDeclaration());
 		this.status = new WatchStatus(namespace, this.definition.getDeclaration().getResyncPeriod(), clock,
 				this::stateChanged, owner.getRecovery().availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 		this.status.live(new WatchStatus.Live() {
@@ -182,6 +187,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return this.resyncsQueued;
 	}
 
+	ChangeFilter<T> changes() {
+		return this.changes;
+	}
+
 	boolean isClosed() {
 		return this.closed;
 	}
@@ -230,6 +239,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			this.status.restarted();
 		}
 		this.resyncsQueued.clear();
+		this.changes.clear();
 		this.backOff.set(null);
 		// a replay queued on the old queue was dropped with it; the new list is live
 		this.missed.clear();

@@ -130,7 +130,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		else {
 			namespaces.forEach((namespace) -> this.parts.add(new NamespaceInformer<>(this, namespace, clock)));
 		}
-		this.cache = new CombinedCache<>(Collections.unmodifiableList(this.parts));
+		this.cache = new CombinedCache<>(Collections.unmodifiableList(this.parts),
+				definition.getDeclaration().getIndexes().keySet());
 	}
 
 	/**

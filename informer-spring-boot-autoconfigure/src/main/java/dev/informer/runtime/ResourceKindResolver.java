@@ -30,6 +30,7 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerStartupException;
 import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.runtime.changes.ModelPathCheck;
 import dev.informer.watch.KubernetesErrors;
 
 /**
@@ -114,6 +115,7 @@ public class ResourceKindResolver {
 	 */
 	public InformerDefinition<?> resolve(InformerDeclaration declaration) {
 		Class<? extends HasMetadata> type = resolveClass(declaration);
+		ModelPathCheck.check(declaration, type);
 		APIResource resource = discover(declaration, type);
 		boolean namespaced = Boolean.TRUE.equals(resource.getNamespaced());
 		if (type != GenericKubernetesResource.class && Namespaced.class.isAssignableFrom(type) != namespaced) {

@@ -30,6 +30,8 @@ final class WatchCounters {
 
 	private final AtomicLong reconnects = new AtomicLong();
 
+	private final LongAdder filtered = new LongAdder();
+
 	private final AtomicInteger consecutiveFailures = new AtomicInteger();
 
 	void listCompleted(Duration duration) {
@@ -47,6 +49,14 @@ final class WatchCounters {
 		if (failedListeners > 0) {
 			this.listenerFailures.add(failedListeners);
 		}
+	}
+
+	void filtered() {
+		this.filtered.increment();
+	}
+
+	long filteredCount() {
+		return this.filtered.sum();
 	}
 
 	void reconnected() {

@@ -105,7 +105,8 @@ public final class WatchStatus implements Watch {
 				this.lastEventAt, getLastActivityAt(), this.lastList, this.counters.lists(),
 				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
 				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
-				this.counters.listenerFailures(), this.resyncs.snapshot(syncedAt), this.availability.snapshot());
+				this.counters.listenerFailures(), this.counters.filteredCount(), this.resyncs.snapshot(syncedAt),
+				this.availability.snapshot());
 	}
 
 	// the values the runtime reads often, without a snapshot
@@ -274,6 +275,13 @@ public final class WatchStatus implements Watch {
 		}
 	}
 
+	/**
+	 * Record an update that {@code on-change} held back: cached, not delivered.
+	 */
+	void eventFiltered() {
+		this.counters.filtered();
+	}
+
 	void errorOccurred(Throwable ex) {
 		WatchStateMachine.Change change = null;
 		synchronized (this) {
@@ -302,6 +310,16 @@ public final class WatchStatus implements Watch {
 	void transformFailed(String key, Throwable ex) {
 		this.lastError = new WatchError(this.clock.instant(), 0, "TransformFailed", "a transform failed on " + key
 				+ " (" + ex.getClass().getName() + "); cached and delivered as it was before that transform");
+	}
+
+	/**
+	 * Record that the first list showed the declaration cannot work: the watch goes to
+	 * FAILED, with the reason as its last error (health and the endpoint show it).
+	 * @param message what is wrong, naming the property
+	 */
+	void declarationFailed(String message) {
+		this.lastError = new WatchError(this.clock.instant(), 0, "InvalidDeclaration", message);
+		transition(InformerState.FAILED, message);
 	}
 
 	/**

@@ -231,6 +231,15 @@ public interface Watch {
 	}
 
 	/**
+	 * Return the updates cached but not delivered because {@code on-change} found none of
+	 * its parts changed.
+	 * @return the count
+	 */
+	default long getFilteredEvents() {
+		return snapshot().filteredEvents();
+	}
+
+	/**
 	 * Return how often a listener threw.
 	 * @return the listener failure count
 	 */

@@ -77,6 +77,9 @@ public final class WatchDetails {
 		details.put("relists", snapshot.relists());
 		details.put("events", snapshot.events());
 		details.put("listenerFailures", snapshot.listenerFailures());
+		if (!declaration.getChangePaths().isEmpty()) {
+			details.put("filteredEvents", snapshot.filteredEvents());
+		}
 		putLastError(details, snapshot.lastError());
 		return details;
 	}

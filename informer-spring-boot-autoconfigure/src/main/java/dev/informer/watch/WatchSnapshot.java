@@ -39,6 +39,8 @@ import dev.informer.InformerState;
  * sorted
  * @param events the events delivered, by {@link EventType#tagValue()}, sorted
  * @param listenerFailures how often a listener threw
+ * @param filteredEvents the updates cached but not delivered because {@code on-change}
+ * found none of its parts changed
  * @param resync the resync cycles
  * @param availability the availability window
  */
@@ -47,7 +49,8 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Informe
 		long backlog, @Nullable String lastResourceVersion, @Nullable Instant lastEventAt,
 		@Nullable Instant lastActivityAt, @Nullable ListCycle lastList, long listCount, Duration listTotalTime,
 		@Nullable WatchError lastError, int consecutiveFailures, long reconnects, Map<String, Long> relists,
-		Map<String, Long> events, long listenerFailures, Resync resync, Availability availability) {
+		Map<String, Long> events, long listenerFailures, long filteredEvents, Resync resync,
+		Availability availability) {
 
 	/**
 	 * Return whether the initial list had been delivered.
