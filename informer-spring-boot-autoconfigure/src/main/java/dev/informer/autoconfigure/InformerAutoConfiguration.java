@@ -127,8 +127,10 @@ public final class InformerAutoConfiguration {
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		try {
 			for (InformerDeclaration declaration : declarations) {
-				informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
-						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock));
+				ResourceInformer<?> informer = new ResourceInformer<>(resolver.resolve(declaration), publisher,
+						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock);
+				informer.setBacklog(properties.getDelivery().backlogOptions());
+				informers.add(informer);
 			}
 		}
 		finally {

@@ -13,8 +13,9 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-import dev.informer.DeliveryMode;
 import dev.informer.CacheMode;
+import dev.informer.DeliveryMode;
+import dev.informer.runtime.BacklogOptions;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
@@ -349,7 +350,26 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private int maxThreads = 8;
 
+		/**
+		 * The most changes one watch (an informer, or one of its namespaces) holds for
+		 * its listeners, in fabric8's queue and the starter's together, before 'overflow'
+		 * applies. Unbounded when not set: every change is delivered as it happened,
+		 * however far listeners fall behind.
+		 */
+		private @Nullable Long maxBacklog;
+
+		/**
+		 * What happens once a watch's backlog reaches 'max-backlog': 'coalesce' (keep
+		 * only the latest state of each object, health OUT_OF_SERVICE while at the bound)
+		 * or 'fail' (stop the watch, health DOWN).
+		 */
+		private BacklogOptions.Overflow overflow = BacklogOptions.Overflow.COALESCE;
+
 		void validate() {
+			if (this.maxBacklog != null && this.maxBacklog < 1) {
+				throw invalid("informer.delivery.max-backlog", this.maxBacklog,
+						"must be at least 1, for example '10000'; leave it unset for no bound");
+			}
 			if (this.maxThreads < 1) {
 				throw invalid("informer.delivery.max-threads", this.maxThreads,
 						"must be at least 1, for example '8' (the default)");
@@ -435,6 +455,31 @@ public class InformerProperties implements InitializingBean {
 
 		public void setMaxThreads(int maxThreads) {
 			this.maxThreads = maxThreads;
+		}
+
+		public @Nullable Long getMaxBacklog() {
+			return this.maxBacklog;
+		}
+
+		public void setMaxBacklog(@Nullable Long maxBacklog) {
+			this.maxBacklog = maxBacklog;
+		}
+
+		public BacklogOptions.Overflow getOverflow() {
+			return this.overflow;
+		}
+
+		public void setOverflow(BacklogOptions.Overflow overflow) {
+			this.overflow = overflow;
+		}
+
+		/**
+		 * Return the backlog bound these properties set.
+		 * @return the options
+		 */
+		public BacklogOptions backlogOptions() {
+			return (this.maxBacklog != null) ? new BacklogOptions(this.maxBacklog, this.overflow)
+					: BacklogOptions.UNBOUNDED;
 		}
 
 		public boolean isServerSharding() {

@@ -306,7 +306,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			if (type != EventType.RESYNC) {
 				// resyncs replay the cache: fabric8 queues them without changing it
 				this.tracker.delivered(key);
-				queue.event(() -> this.watch.deliver(type, event));
+				queue.event(key, type, event, this.watch::deliver, () -> {
+				});
 			}
 			else if (!this.tracker.isPending(key) && this.watch.resyncsQueued().add(key)) {
 				// a change of this object not handed on yet (an add held back until a
@@ -314,10 +315,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				// completes, an update fabric8 stored but has not queued) reaches
 				// listeners
 				// after this resync would: replaying its state now would run ahead of it
-				queue.event(() -> {
-					this.watch.resyncsQueued().remove(key);
-					this.watch.deliver(type, event);
-				});
+				queue.event(key, type, event, this.watch::deliver, () -> this.watch.resyncsQueued().remove(key));
 			}
 		}
 	}

@@ -88,6 +88,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private final RecoveryOptions recovery;
 
+	private volatile BacklogOptions backlog = BacklogOptions.UNBOUNDED;
+
 	private volatile @Nullable ScheduledExecutorService scheduler;
 
 	private @Nullable ExecutorService executor;
@@ -319,6 +321,20 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	RecoveryOptions getRecovery() {
 		return this.recovery;
+	}
+
+	/**
+	 * Bound the changes each watch holds for listeners
+	 * ({@code informer.delivery.max-backlog} and {@code overflow}); unbounded unless set.
+	 * Applies from the next start.
+	 * @param backlog the bound and what happens beyond it
+	 */
+	public void setBacklog(BacklogOptions backlog) {
+		this.backlog = backlog;
+	}
+
+	BacklogOptions getBacklog() {
+		return this.backlog;
 	}
 
 	@Nullable ScheduledExecutorService getScheduler() {
