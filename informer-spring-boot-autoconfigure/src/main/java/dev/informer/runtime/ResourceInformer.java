@@ -333,7 +333,11 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.backlog = backlog;
 	}
 
-	BacklogOptions getBacklog() {
+	/**
+	 * Return the bound of the changes each watch holds for listeners.
+	 * @return the bound, {@link BacklogOptions#UNBOUNDED} unless set
+	 */
+	public BacklogOptions getBacklog() {
 		return this.backlog;
 	}
 
