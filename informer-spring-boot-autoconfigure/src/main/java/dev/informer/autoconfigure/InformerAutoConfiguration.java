@@ -39,6 +39,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.metrics.StartupStep;
+import org.springframework.core.task.TaskDecorator;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -143,12 +144,18 @@ public final class InformerAutoConfiguration {
 	@ConditionalOnMissingBean
 	InformerLifecycle informerLifecycle(DefaultInformerRegistry registry, KubernetesClient client,
 			InformerEventPublisher publisher, ApplicationContext context, InformerProperties properties,
-			ObjectProvider<InformerCustomizer> customizers) {
+			ObjectProvider<InformerCustomizer> customizers, ObjectProvider<TaskDecorator> taskDecorator,
+			Environment environment) {
 		InformerProperties.Startup startup = properties.getStartup();
-		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
+		InformerLifecycle lifecycle = new InformerLifecycle(registry, client, publisher, context,
+				customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout(), startup.getMaxConcurrentLists(),
 						properties.getDelivery().getMaxThreads()));
+		lifecycle.setListenerExecutor(ListenerExecutorFactory.create(properties.getDelivery(),
+				context.getAutowireCapableBeanFactory(), environment));
+		lifecycle.setTaskDecorator(taskDecorator.getIfUnique());
+		return lifecycle;
 	}
 
 	@Bean

@@ -365,6 +365,15 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private BacklogOptions.Overflow overflow = BacklogOptions.Overflow.COALESCE;
 
+		/**
+		 * The name of the Executor bean (a TaskExecutor such as
+		 * 'applicationTaskExecutor') that runs listeners; each watch still runs on one of
+		 * its threads at a time, in order. When not set: a virtual thread per task with
+		 * 'spring.threads.virtual.enabled=true' on Java 21 or later, else the starter's
+		 * own threads ('max-threads').
+		 */
+		private @Nullable String executor;
+
 		void validate() {
 			if (this.maxBacklog != null && this.maxBacklog < 1) {
 				throw invalid("informer.delivery.max-backlog", this.maxBacklog,
@@ -463,6 +472,14 @@ public class InformerProperties implements InitializingBean {
 
 		public void setMaxBacklog(@Nullable Long maxBacklog) {
 			this.maxBacklog = maxBacklog;
+		}
+
+		public @Nullable String getExecutor() {
+			return this.executor;
+		}
+
+		public void setExecutor(@Nullable String executor) {
+			this.executor = executor;
 		}
 
 		public BacklogOptions.Overflow getOverflow() {
