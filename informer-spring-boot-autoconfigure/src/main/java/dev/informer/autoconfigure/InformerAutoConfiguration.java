@@ -14,12 +14,14 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerRegistry;
+import dev.informer.event.ListenerScope;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
 import dev.informer.runtime.InformerEventListenerFactory;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.MdcListenerScope;
 import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.ResourceKindResolver;
@@ -40,6 +42,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.metrics.StartupStep;
 import org.springframework.core.task.TaskDecorator;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -92,8 +95,15 @@ public final class InformerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerEventPublisher informerEventPublisher() {
-		return new InformerEventPublisher();
+	InformerEventPublisher informerEventPublisher(ObjectProvider<ListenerScope> scopes) {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		// the observation outermost, so that MDC keys a tracer adds are in place too
+		ListenerScope scope = scopes.orderedStream().reduce(ListenerScope::andThen).orElse(ListenerScope.NONE);
+		if (ClassUtils.isPresent("org.slf4j.MDC", getClass().getClassLoader())) {
+			scope = scope.andThen(new MdcListenerScope());
+		}
+		publisher.setListenerScope(scope);
+		return publisher;
 	}
 
 	@Bean

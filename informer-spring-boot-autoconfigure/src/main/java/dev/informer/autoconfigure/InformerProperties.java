@@ -196,6 +196,20 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private boolean compileConditions = true;
 
+		/**
+		 * Whether to record an 'informer.event' observation (a span, with a tracer)
+		 * around the delivery of each resource event to the listeners.
+		 */
+		private boolean observationEnabled;
+
+		public boolean isObservationEnabled() {
+			return this.observationEnabled;
+		}
+
+		public void setObservationEnabled(boolean observationEnabled) {
+			this.observationEnabled = observationEnabled;
+		}
+
 		public boolean isCompileConditions() {
 			return this.compileConditions;
 		}
