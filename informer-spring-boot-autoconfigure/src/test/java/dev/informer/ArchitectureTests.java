@@ -52,14 +52,14 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void observationsDependOnlyOnEventsAndMicrometer() {
+	void observationsDependOnlyOnEventsTheReadModelAndMicrometer() {
 		classes().that()
 			.resideInAPackage("dev.informer.observation..")
 			.should()
 			.onlyDependOnClassesThat()
-			.resideInAnyPackage("dev.informer", "dev.informer.event..", "dev.informer.observation..", "java..",
-					"io.fabric8.kubernetes.api.model..", "org.jspecify..", "io.micrometer.observation..",
-					"io.micrometer.common..")
+			.resideInAnyPackage("dev.informer", "dev.informer.event..", "dev.informer.watch..",
+					"dev.informer.observation..", "java..", "io.fabric8.kubernetes.api.model..", "org.jspecify..",
+					"io.micrometer.observation..", "io.micrometer.common..")
 			.check(main);
 	}
 

@@ -27,6 +27,7 @@ import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.ResourceKindResolver;
 import dev.informer.runtime.RetryPolicy;
 import dev.informer.runtime.TrainingRun;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.WatchHealthPolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -110,7 +111,8 @@ public final class InformerAutoConfiguration {
 	@ConditionalOnMissingBean(InformerRegistry.class)
 	DefaultInformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
 			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory,
-			@Qualifier(CLOCK_BEAN_NAME) Clock clock, ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+			@Qualifier(CLOCK_BEAN_NAME) Clock clock, ObjectProvider<KubernetesConnectionDetails> connectionDetails,
+			ObjectProvider<ListObserver> listObserver) {
 		List<InformerDeclaration> declarations = declarations(properties);
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
@@ -141,6 +143,7 @@ public final class InformerAutoConfiguration {
 				ResourceInformer<?> informer = new ResourceInformer<>(resolver.resolve(declaration), publisher,
 						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock);
 				informer.setBacklog(properties.getDelivery().backlogOptions());
+				listObserver.ifUnique(informer::setListObserver);
 				informers.add(informer);
 			}
 		}

@@ -31,6 +31,7 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 
 /**
@@ -60,6 +61,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	private final Object handoff = new Object();
 
 	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
+	private final AtomicReference<ListObserver.@Nullable Listing> listObservation = new AtomicReference<>();
 
 	private volatile boolean retired;
 
@@ -226,7 +229,19 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.informer.stop();
 		this.listed.cancel(false);
 		releasePermit();
+		endListing(this.listObservation.getAndSet(null));
 		return seen;
+	}
+
+	private static void endListing(ListObserver.@Nullable Listing listing) {
+		if (listing != null) {
+			try {
+				listing.ended();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A list observer failed", ex);
+			}
+		}
 	}
 
 	boolean isActive() {
@@ -236,12 +251,17 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onBeforeList(String resourceVersion) {
 		this.listing = true;
+		endListing(this.listObservation.getAndSet(this.watch.owner()
+			.getListObserver()
+			.listStarted(this.watch.definition().getName(), this.watch.getNamespace(),
+					this.watch.getStatus().isSynced())));
 		queueMarker(this.watch.getStatus()::listStarted);
 	}
 
 	@Override
 	public void onList(String resourceVersion, boolean remainedEmpty) {
 		this.listing = false;
+		endListing(this.listObservation.getAndSet(null));
 		this.listedAt = this.watch.clock().instant();
 		queueMarker(() -> {
 			if (this.watch.getStatus().listCompleted(this.store.size())) {
@@ -343,6 +363,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			WatchStatus status = this.watch.getStatus();
 			status.errorOccurred(ex);
+			ListObserver.Listing listing = this.listObservation.get();
+			if (listing != null) {
+				listing.failed(ex);
+			}
 			// a relist's informer has not started, but the watch had synced before
 			boolean retry = this.watch.owner().getRetryPolicy().shouldRetry(isStarted || status.isSynced(), ex);
 			String name = this.watch.definition().getName();

@@ -39,6 +39,7 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchSetObserver;
@@ -81,6 +82,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	private volatile @Nullable Instant startedAt;
 
 	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
+
+	private volatile ListObserver listObserver = ListObserver.NONE;
 
 	private volatile DeliveryGate gate = DeliveryGate.ALL;
 
@@ -296,6 +299,19 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	InformerEventPublisher getPublisher() {
 		return this.publisher;
+	}
+
+	/**
+	 * Observe the lists of every watch of this informer (an {@code informer.list}
+	 * observation).
+	 * @param listObserver the observer
+	 */
+	public void setListObserver(ListObserver listObserver) {
+		this.listObserver = listObserver;
+	}
+
+	ListObserver getListObserver() {
+		return this.listObserver;
 	}
 
 	DeliveryObserver getDeliveryObserver() {

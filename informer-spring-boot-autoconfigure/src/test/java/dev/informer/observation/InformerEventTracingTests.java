@@ -3,6 +3,7 @@ package dev.informer.observation;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.observation.ObservationRegistry;
@@ -20,6 +21,7 @@ import org.springframework.context.ApplicationListener;
 
 import dev.informer.autoconfigure.observation.InformerObservationAutoConfiguration;
 import dev.informer.event.ResourceAddedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
@@ -74,12 +76,36 @@ class InformerEventTracingTests {
 	}
 
 	@Test
+	void theInitialListAndEachRelistAreSpans() {
+		runner().withPropertyValues("informer.events.observation-enabled=true").run((context) -> {
+			assertThat(context).hasNotFailed();
+			SimpleSpan initial = span("informer configmaps initial");
+			assertThat(initial.getTags()).containsEntry("informer", "configmaps")
+				.containsEntry("list.type", "initial")
+				.containsEntry("k8s.namespace.name", "traced");
+			assertThat(initial.getEndTimestamp()).isAfterOrEqualTo(initial.getStartTimestamp());
+			context.getBean(DefaultInformerRegistry.class).informer("configmaps").relist().get(20, TimeUnit.SECONDS);
+			SimpleSpan relist = span("informer configmaps relist");
+			assertThat(relist.getTags()).containsEntry("list.type", "relist");
+		});
+	}
+
+	private SimpleSpan span(String name) {
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.tracer.getSpans()
+				.stream()
+				.anyMatch((span) -> span.getName().equals(name) && span.getEndTimestamp().toEpochMilli() > 0));
+		return this.tracer.getSpans().stream().filter((span) -> span.getName().equals(name)).findFirst().orElseThrow();
+	}
+
+	@Test
 	void noSpanUnlessEnabled() {
 		runner().run((context) -> {
 			assertThat(context).hasNotFailed();
 			this.mock.client().configMaps().resource(TestResources.configMap("traced", "settings", "v")).create();
 			await().atMost(Duration.ofSeconds(20)).until(() -> !this.currentSpans.isEmpty());
 			assertThat(this.currentSpans).containsOnly("none");
+			// neither events nor lists
 			assertThat(this.tracer.getSpans()).extracting(SimpleSpan::getName).containsOnly("listener work");
 		});
 	}

@@ -14,10 +14,12 @@ import org.springframework.context.annotation.Bean;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.autoconfigure.InformerProperties;
 import dev.informer.observation.InformerEventObservationConvention;
+import dev.informer.observation.ObservingListObserver;
 import dev.informer.observation.ObservingListenerScope;
 
 /**
- * Auto-configuration of an {@code informer.event} observation per delivered event, with
+ * Auto-configuration of an {@code informer.event} observation per delivered event and an
+ * {@code informer.list} observation per list and relist, with
  * {@code informer.events.observation-enabled=true} (off by default, as Spring Kafka's
  * {@code spring.kafka.listener.observation-enabled}). Uses the context's
  * {@link ObservationRegistry} and an {@link InformerEventObservationConvention} bean if
@@ -41,6 +43,11 @@ public final class InformerObservationAutoConfiguration {
 			.collect(Collectors.toUnmodifiableSet());
 		return new ObservingListenerScope(registry.getIfAvailable(() -> ObservationRegistry.NOOP),
 				convention.getIfAvailable(), bounded::contains);
+	}
+
+	@Bean
+	ObservingListObserver informerObservingListObserver(ObjectProvider<ObservationRegistry> registry) {
+		return new ObservingListObserver(registry.getIfAvailable(() -> ObservationRegistry.NOOP));
 	}
 
 }
