@@ -121,7 +121,10 @@ final class DeliveryQueue {
 				}
 			}
 			KeyedEvent<T> entry = new KeyedEvent<>(key, new Coalescing.Change<>(type, event), sink, taken);
-			this.latest.put(key, entry);
+			if (this.bound != BacklogOptions.UNBOUNDED) {
+				// without a bound nothing is ever folded: no index to keep
+				this.latest.put(key, entry);
+			}
 			add(new Delivery(entry, true));
 		}
 	}
