@@ -52,6 +52,18 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void observationsDependOnlyOnEventsTheReadModelAndMicrometer() {
+		classes().that()
+			.resideInAPackage("dev.informer.observation..")
+			.should()
+			.onlyDependOnClassesThat()
+			.resideInAnyPackage("dev.informer", "dev.informer.event..", "dev.informer.watch..",
+					"dev.informer.observation..", "java..", "io.fabric8.kubernetes.api.model..", "org.jspecify..",
+					"io.micrometer.observation..", "io.micrometer.common..")
+			.check(main);
+	}
+
+	@Test
 	void theReadModelDependsOnlyOnTheApi() {
 		classes().that()
 			.resideInAPackage("dev.informer.watch..")

@@ -14,17 +14,20 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerRegistry;
+import dev.informer.event.ListenerScope;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.DeliveryCoordinator;
 import dev.informer.runtime.Diagnostics;
 import dev.informer.runtime.InformerEventListenerFactory;
 import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.MdcListenerScope;
 import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.ResourceKindResolver;
 import dev.informer.runtime.RetryPolicy;
 import dev.informer.runtime.TrainingRun;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.WatchHealthPolicy;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,6 +42,8 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.metrics.StartupStep;
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -102,15 +107,23 @@ public final class InformerAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	InformerEventPublisher informerEventPublisher() {
-		return new InformerEventPublisher();
+	InformerEventPublisher informerEventPublisher(ObjectProvider<ListenerScope> scopes) {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		// the observation outermost, so that MDC keys a tracer adds are in place too
+		ListenerScope scope = scopes.orderedStream().reduce(ListenerScope::andThen).orElse(ListenerScope.NONE);
+		if (ClassUtils.isPresent("org.slf4j.MDC", getClass().getClassLoader())) {
+			scope = scope.andThen(new MdcListenerScope());
+		}
+		publisher.setListenerScope(scope);
+		return publisher;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean(InformerRegistry.class)
 	DefaultInformerRegistry informerRegistry(InformerProperties properties, KubernetesClient client,
 			InformerEventPublisher publisher, ConfigurableListableBeanFactory beanFactory,
-			@Qualifier(CLOCK_BEAN_NAME) Clock clock, ObjectProvider<KubernetesConnectionDetails> connectionDetails) {
+			@Qualifier(CLOCK_BEAN_NAME) Clock clock, ObjectProvider<KubernetesConnectionDetails> connectionDetails,
+			ObjectProvider<ListObserver> listObserver) {
 		List<InformerDeclaration> declarations = declarations(properties);
 		if (declarations.isEmpty()) {
 			return new DefaultInformerRegistry(List.of());
@@ -138,8 +151,11 @@ public final class InformerAutoConfiguration {
 		List<ResourceInformer<?>> informers = new ArrayList<>();
 		try {
 			for (InformerDeclaration declaration : declarations) {
-				informers.add(new ResourceInformer<>(resolver.resolve(declaration), publisher,
-						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock));
+				ResourceInformer<?> informer = new ResourceInformer<>(resolver.resolve(declaration), publisher,
+						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock);
+				informer.setBacklog(properties.getDelivery().backlogOptions());
+				listObserver.ifUnique(informer::setListObserver);
+				informers.add(informer);
 			}
 		}
 		finally {
@@ -152,12 +168,18 @@ public final class InformerAutoConfiguration {
 	@ConditionalOnMissingBean
 	InformerLifecycle informerLifecycle(DefaultInformerRegistry registry, KubernetesClient client,
 			InformerEventPublisher publisher, ApplicationContext context, InformerProperties properties,
-			ObjectProvider<InformerCustomizer> customizers) {
+			ObjectProvider<InformerCustomizer> customizers, ObjectProvider<TaskDecorator> taskDecorator,
+			Environment environment) {
 		InformerProperties.Startup startup = properties.getStartup();
-		return new InformerLifecycle(registry, client, publisher, context, customizers.orderedStream().toList(),
+		InformerLifecycle lifecycle = new InformerLifecycle(registry, client, publisher, context,
+				customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout(), startup.getMaxConcurrentLists(),
 						properties.getDelivery().getMaxThreads()));
+		lifecycle.setListenerExecutor(ListenerExecutorFactory.create(properties.getDelivery(),
+				context.getAutowireCapableBeanFactory(), environment));
+		lifecycle.setTaskDecorator(taskDecorator.getIfUnique());
+		return lifecycle;
 	}
 
 	@Bean

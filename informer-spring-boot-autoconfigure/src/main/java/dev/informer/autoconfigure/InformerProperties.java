@@ -13,8 +13,9 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-import dev.informer.DeliveryMode;
 import dev.informer.CacheMode;
+import dev.informer.DeliveryMode;
+import dev.informer.runtime.BacklogOptions;
 import dev.informer.runtime.DeliveryOptions;
 
 /**
@@ -204,6 +205,20 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private boolean compileConditions = true;
 
+		/**
+		 * Whether to record an 'informer.event' observation (a span, with a tracer)
+		 * around the delivery of each resource event to the listeners.
+		 */
+		private boolean observationEnabled;
+
+		public boolean isObservationEnabled() {
+			return this.observationEnabled;
+		}
+
+		public void setObservationEnabled(boolean observationEnabled) {
+			this.observationEnabled = observationEnabled;
+		}
+
 		public boolean isCompileConditions() {
 			return this.compileConditions;
 		}
@@ -362,7 +377,35 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private int maxThreads = 8;
 
+		/**
+		 * The most changes one watch (an informer, or one of its namespaces) holds for
+		 * its listeners, in fabric8's queue and the starter's together, before 'overflow'
+		 * applies. Unbounded when not set: every change is delivered as it happened,
+		 * however far listeners fall behind.
+		 */
+		private @Nullable Long maxBacklog;
+
+		/**
+		 * What happens once a watch's backlog reaches 'max-backlog': 'coalesce' (keep
+		 * only the latest state of each object, health OUT_OF_SERVICE while at the bound)
+		 * or 'fail' (stop the watch, health DOWN).
+		 */
+		private BacklogOptions.Overflow overflow = BacklogOptions.Overflow.COALESCE;
+
+		/**
+		 * The name of the Executor bean (a TaskExecutor such as
+		 * 'applicationTaskExecutor') that runs listeners; each watch still runs on one of
+		 * its threads at a time, in order. When not set: a virtual thread per task with
+		 * 'spring.threads.virtual.enabled=true' on Java 21 or later, else the starter's
+		 * own threads ('max-threads').
+		 */
+		private @Nullable String executor;
+
 		void validate() {
+			if (this.maxBacklog != null && this.maxBacklog < 1) {
+				throw invalid("informer.delivery.max-backlog", this.maxBacklog,
+						"must be at least 1, for example '10000'; leave it unset for no bound");
+			}
 			if (this.maxThreads < 1) {
 				throw invalid("informer.delivery.max-threads", this.maxThreads,
 						"must be at least 1, for example '8' (the default)");
@@ -483,6 +526,39 @@ public class InformerProperties implements InitializingBean {
 
 		public void setMaxThreads(int maxThreads) {
 			this.maxThreads = maxThreads;
+		}
+
+		public @Nullable Long getMaxBacklog() {
+			return this.maxBacklog;
+		}
+
+		public void setMaxBacklog(@Nullable Long maxBacklog) {
+			this.maxBacklog = maxBacklog;
+		}
+
+		public @Nullable String getExecutor() {
+			return this.executor;
+		}
+
+		public void setExecutor(@Nullable String executor) {
+			this.executor = executor;
+		}
+
+		public BacklogOptions.Overflow getOverflow() {
+			return this.overflow;
+		}
+
+		public void setOverflow(BacklogOptions.Overflow overflow) {
+			this.overflow = overflow;
+		}
+
+		/**
+		 * Return the backlog bound these properties set.
+		 * @return the options
+		 */
+		public BacklogOptions backlogOptions() {
+			return (this.maxBacklog != null) ? new BacklogOptions(this.maxBacklog, this.overflow)
+					: BacklogOptions.UNBOUNDED;
 		}
 
 		public boolean isServerSharding() {

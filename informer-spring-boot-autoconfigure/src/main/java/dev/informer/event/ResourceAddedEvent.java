@@ -36,7 +36,20 @@ public class ResourceAddedEvent<T extends HasMetadata> extends ResourceEvent<T> 
 	 * @param replay whether the event replays an object this replica took over
 	 */
 	public ResourceAddedEvent(String informerName, Class<T> resourceType, T resource, boolean replay) {
-		super(informerName, resourceType, resource);
+		this(informerName, resourceType, resource, replay, 0);
+	}
+
+	/**
+	 * Create a new event that folds later changes of the object into its add.
+	 * @param informerName the name of the informer
+	 * @param resourceType the resource class of the informer
+	 * @param resource the resource, in its latest state
+	 * @param replay whether the event replays an object this replica took over
+	 * @param coalesced how many later changes the event folds in
+	 * @see #getCoalesced()
+	 */
+	public ResourceAddedEvent(String informerName, Class<T> resourceType, T resource, boolean replay, int coalesced) {
+		super(informerName, resourceType, resource, coalesced);
 		this.replay = replay;
 	}
 

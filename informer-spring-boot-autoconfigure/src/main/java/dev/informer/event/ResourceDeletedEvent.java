@@ -35,7 +35,23 @@ public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T
 	 */
 	public ResourceDeletedEvent(String informerName, Class<T> resourceType, T resource, boolean finalStateUnknown,
 			boolean leftSelection) {
-		super(informerName, resourceType, resource);
+		this(informerName, resourceType, resource, finalStateUnknown, leftSelection, 0);
+	}
+
+	/**
+	 * Create a new event that folds earlier changes of the object into its delete.
+	 * @param informerName the name of the informer
+	 * @param resourceType the resource class of the informer
+	 * @param resource the last known state of the resource
+	 * @param finalStateUnknown whether the deletion was detected by a relist
+	 * @param leftSelection whether the resource was not deleted but its namespace left
+	 * the informer's {@code namespace-selector}
+	 * @param coalesced how many earlier changes the event folds in
+	 * @see #getCoalesced()
+	 */
+	public ResourceDeletedEvent(String informerName, Class<T> resourceType, T resource, boolean finalStateUnknown,
+			boolean leftSelection, int coalesced) {
+		super(informerName, resourceType, resource, coalesced);
 		this.finalStateUnknown = finalStateUnknown;
 		this.leftSelection = leftSelection;
 	}

@@ -46,6 +46,8 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 
 	private final T resource;
 
+	private final int coalesced;
+
 	/**
 	 * Create a new event.
 	 * @param informerName the name of the informer that observed the change
@@ -53,10 +55,23 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 	 * @param resource the resource as the event describes it
 	 */
 	protected ResourceEvent(String informerName, Class<T> resourceType, T resource) {
+		this(informerName, resourceType, resource, 0);
+	}
+
+	/**
+	 * Create a new event that stands for more than one change of its object.
+	 * @param informerName the name of the informer that observed the change
+	 * @param resourceType the resource class the informer was declared with
+	 * @param resource the resource as the event describes it
+	 * @param coalesced how many earlier changes of the object this event folds in
+	 * @see #getCoalesced()
+	 */
+	protected ResourceEvent(String informerName, Class<T> resourceType, T resource, int coalesced) {
 		super(informerName);
 		this.informerName = informerName;
 		this.resourceType = resourceType;
 		this.resource = resource;
+		this.coalesced = coalesced;
 	}
 
 	/**
@@ -120,6 +135,29 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 		return (metadata != null) ? metadata.getResourceVersion() : null;
 	}
 
+	/**
+	 * Return how many changes of the object were folded into this event, 0 for an event
+	 * that reports one change as it happened. Only with
+	 * {@code informer.delivery.overflow=coalesce}, once listeners are
+	 * {@code informer.delivery.max-backlog} changes behind: the changes in between were
+	 * never delivered, and this event carries the latest state (for an update,
+	 * {@link ResourceUpdatedEvent#getOldResource()} is still the state listeners were
+	 * last given).
+	 * @return the number of changes folded in
+	 */
+	public int getCoalesced() {
+		return this.coalesced;
+	}
+
+	/**
+	 * Return whether this event stands for more than one change of its object.
+	 * @return whether {@link #getCoalesced()} is positive
+	 * @see #getCoalesced()
+	 */
+	public boolean isCoalesced() {
+		return this.coalesced > 0;
+	}
+
 	@Override
 	public ResolvableType getResolvableType() {
 		Class<?> eventClass = getClass();
@@ -141,7 +179,8 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 		String namespace = getNamespace();
 		String object = (namespace != null) ? namespace + "/" + getName() : String.valueOf(getName());
 		return getClass().getSimpleName() + "[informer=" + this.informerName + ", kind=" + getKind() + ", object="
-				+ object + ", resourceVersion=" + getResourceVersion() + describeDetails() + "]";
+				+ object + ", resourceVersion=" + getResourceVersion() + describeDetails()
+				+ ((this.coalesced > 0) ? ", coalesced=" + this.coalesced : "") + "]";
 	}
 
 }

@@ -23,12 +23,26 @@ public class ResourceUpdatedEvent<T extends HasMetadata> extends ResourceEvent<T
 	 * @param resource the new state
 	 */
 	public ResourceUpdatedEvent(String informerName, Class<T> resourceType, T oldResource, T resource) {
-		super(informerName, resourceType, resource);
+		this(informerName, resourceType, oldResource, resource, 0);
+	}
+
+	/**
+	 * Create a new event that folds several changes of the object into one.
+	 * @param informerName the name of the informer
+	 * @param resourceType the resource class of the informer
+	 * @param oldResource the state listeners were last given
+	 * @param resource the latest state
+	 * @param coalesced how many earlier changes the event folds in
+	 * @see #getCoalesced()
+	 */
+	public ResourceUpdatedEvent(String informerName, Class<T> resourceType, T oldResource, T resource, int coalesced) {
+		super(informerName, resourceType, resource, coalesced);
 		this.oldResource = oldResource;
 	}
 
 	/**
-	 * Return the state the informer had cached before this change.
+	 * Return the state the informer had cached before this change; for a
+	 * {@link #isCoalesced() coalesced} event, the state listeners were last given.
 	 * @return the previous state
 	 */
 	public T getOldResource() {

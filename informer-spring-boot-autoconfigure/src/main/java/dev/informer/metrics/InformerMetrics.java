@@ -127,6 +127,11 @@ import dev.informer.watch.WatchedInformer;
  * <td>gauge</td>
  * <td></td>
  * </tr>
+ * <tr>
+ * <td>{@code informer.events.coalesced}</td>
+ * <td>function counter</td>
+ * <td></td>
+ * </tr>
  * </table>
  */
 public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetObserver {
@@ -298,6 +303,11 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 		registered.add(Gauge.builder("informer.backlog", status, Watch::getBacklog)
 			.description("Changes cached but not yet delivered to listeners")
 			.baseUnit("events")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter.builder("informer.events.coalesced", status, Watch::getCoalesced)
+			.description("Changes folded into a later change of the same object, the backlog being at "
+					+ "informer.delivery.max-backlog")
 			.tags(tags)
 			.register(meters));
 	}

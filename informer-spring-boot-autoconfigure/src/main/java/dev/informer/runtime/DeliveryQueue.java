@@ -1,15 +1,24 @@
 package dev.informer.runtime;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import dev.informer.event.ResourceEvent;
+import dev.informer.watch.EventType;
 
 /**
  * The events of one watch, waiting for listeners: run one at a time, in the order they
@@ -20,6 +29,12 @@ import org.jspecify.annotations.Nullable;
  * So a listener is never called by two informers at once, never interrupted by a
  * replacement (it does not run on fabric8's threads, which fabric8 interrupts when it
  * stops an informer), and a relist never waits for a listener.
+ * <p>
+ * Bounded by {@link BacklogOptions}: once the backlog (this queue's events and those
+ * fabric8 still holds, {@code upstream}) reaches the bound, a change of an object whose
+ * earlier change still waits is {@link Coalescing folded} into it, or the queue reports
+ * the overflow. Only changes queued since the last marker are folded, so no change moves
+ * past a marker.
  */
 final class DeliveryQueue {
 
@@ -39,12 +54,35 @@ final class DeliveryQueue {
 
 	private final Executor executor;
 
+	private final BacklogOptions bound;
+
+	private final Backlog observer;
+
+	/** The latest waiting change of each object since the last marker; under adding. */
+	private final Map<String, KeyedEvent<?>> latest = new ConcurrentHashMap<>();
+
+	private final Object adding = new Object();
+
+	private final AtomicBoolean overflowed = new AtomicBoolean();
+
 	private volatile boolean closed;
 
 	private volatile @Nullable Thread worker;
 
 	DeliveryQueue(Executor executor) {
+		this(executor, BacklogOptions.UNBOUNDED, Backlog.NONE);
+	}
+
+	/**
+	 * Create a bounded queue.
+	 * @param executor where deliveries run
+	 * @param bound the bound and what happens beyond it
+	 * @param observer what waits before this queue, and who hears of folds and overflow
+	 */
+	DeliveryQueue(Executor executor, BacklogOptions bound, Backlog observer) {
 		this.executor = executor;
+		this.bound = bound;
+		this.observer = observer;
 	}
 
 	/**
@@ -56,12 +94,70 @@ final class DeliveryQueue {
 	}
 
 	/**
+	 * Queue the change of one object, folded into its waiting change when the backlog is
+	 * at the bound and overflow coalesces.
+	 * @param <T> the resource type
+	 * @param key the object's cache key
+	 * @param type the type of change
+	 * @param event the event
+	 * @param sink delivers the event (or what it was folded into)
+	 * @param taken run when the change leaves the queue, folded or not
+	 */
+	<T extends HasMetadata> void event(String key, EventType type, ResourceEvent<T> event,
+			BiConsumer<EventType, ResourceEvent<T>> sink, Runnable taken) {
+		synchronized (this.adding) {
+			if (this.closed) {
+				return;
+			}
+			long backlog = backlog() + this.observer.upstream();
+			if (this.bound.isExceeded(backlog)) {
+				if (this.bound.overflow() == BacklogOptions.Overflow.FAIL) {
+					if (this.overflowed.compareAndSet(false, true)) {
+						this.observer.overflowed(backlog);
+					}
+				}
+				else if (fold(key, new Coalescing.Change<>(type, event), taken)) {
+					return;
+				}
+			}
+			KeyedEvent<T> entry = new KeyedEvent<>(key, new Coalescing.Change<>(type, event), sink, taken);
+			if (this.bound != BacklogOptions.UNBOUNDED) {
+				// without a bound nothing is ever folded: no index to keep
+				this.latest.put(key, entry);
+			}
+			add(new Delivery(entry, true));
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T extends HasMetadata> boolean fold(String key, Coalescing.Change<T> next, Runnable taken) {
+		KeyedEvent<T> waiting = (KeyedEvent<T>) this.latest.get(key);
+		if (waiting == null) {
+			return false;
+		}
+		int folded = waiting.fold(next, taken);
+		if (folded < 0) {
+			return false;
+		}
+		this.observer.coalesced(folded);
+		if (waiting.vanished()) {
+			this.latest.remove(key, waiting);
+			this.resourceEvents.decrementAndGet();
+		}
+		return true;
+	}
+
+	/**
 	 * Queue something that must happen after what is queued now and before what is queued
 	 * later (a list completing, a state change).
 	 * @param action what to run
 	 */
 	void marker(Runnable action) {
-		add(new Delivery(action, false));
+		synchronized (this.adding) {
+			// nothing queued later is folded into a change before this marker
+			this.latest.clear();
+			add(new Delivery(action, false));
+		}
 	}
 
 	private void add(Delivery delivery) {
@@ -73,6 +169,14 @@ final class DeliveryQueue {
 		}
 		this.deliveries.add(delivery);
 		schedule();
+	}
+
+	/**
+	 * Return whether the backlog is at the bound.
+	 * @return whether overflow applies to the next change
+	 */
+	boolean isAtBound() {
+		return this.bound.isExceeded(backlog() + this.observer.upstream());
 	}
 
 	/**
@@ -105,6 +209,7 @@ final class DeliveryQueue {
 	void close() {
 		this.closed = true;
 		this.deliveries.clear();
+		this.latest.clear();
 		this.resourceEvents.set(0);
 	}
 
@@ -137,8 +242,10 @@ final class DeliveryQueue {
 					logger.error("Delivering an informer event failed; later events are not affected", ex);
 				}
 				finally {
-					// an event counts as waiting until every listener is done with it
-					if (delivery.event() && !this.closed) {
+					// an event counts as waiting until every listener is done with it (a
+					// vanished one stopped counting when it vanished)
+					if (delivery.event() && !this.closed
+							&& !(delivery.action() instanceof KeyedEvent<?> keyed && keyed.vanished())) {
 						this.resourceEvents.decrementAndGet();
 					}
 				}
@@ -153,7 +260,104 @@ final class DeliveryQueue {
 		}
 	}
 
+	/**
+	 * What a bounded queue needs from its watch.
+	 */
+	interface Backlog {
+
+		/**
+		 * A watch with nothing before its queue, that ignores folds and overflow.
+		 */
+		Backlog NONE = new Backlog() {
+		};
+
+		/**
+		 * Return the changes waiting before the queue (in fabric8's).
+		 * @return the changes
+		 */
+		default long upstream() {
+			return 0;
+		}
+
+		/**
+		 * Hear of changes folded into others.
+		 * @param changes how many
+		 */
+		default void coalesced(int changes) {
+		}
+
+		/**
+		 * Hear, once, that the backlog reached a bound that fails.
+		 * @param backlog the backlog
+		 */
+		default void overflowed(long backlog) {
+		}
+
+	}
+
 	private record Delivery(Runnable action, boolean event) {
+
+	}
+
+	/**
+	 * The waiting change of one object: later changes fold into it until it is taken.
+	 */
+	private final class KeyedEvent<T extends HasMetadata> implements Runnable {
+
+		private final String key;
+
+		private final BiConsumer<EventType, ResourceEvent<T>> sink;
+
+		private final List<Runnable> taken = new ArrayList<>(1);
+
+		// guarded by this
+		private Coalescing.@Nullable Change<T> change;
+
+		private boolean isTaken;
+
+		KeyedEvent(String key, Coalescing.Change<T> change, BiConsumer<EventType, ResourceEvent<T>> sink,
+				Runnable taken) {
+			this.key = key;
+			this.change = change;
+			this.sink = sink;
+			this.taken.add(taken);
+		}
+
+		/**
+		 * Fold a later change in, unless taken already or not foldable.
+		 * @return the changes folded away, -1 when not folded
+		 */
+		synchronized int fold(Coalescing.Change<T> next, Runnable taken) {
+			Coalescing.Change<T> current = this.change;
+			if (this.isTaken || current == null) {
+				return -1;
+			}
+			Coalescing.Folded<T> folded = Coalescing.fold(current, next);
+			if (folded == null) {
+				return -1;
+			}
+			this.change = folded.change();
+			this.taken.add(taken);
+			return folded.changesFolded();
+		}
+
+		synchronized boolean vanished() {
+			return this.change == null;
+		}
+
+		@Override
+		public void run() {
+			Coalescing.Change<T> change;
+			synchronized (this) {
+				this.isTaken = true;
+				change = this.change;
+			}
+			DeliveryQueue.this.latest.remove(this.key, this);
+			this.taken.forEach(Runnable::run);
+			if (change != null) {
+				this.sink.accept(change.type(), change.event());
+			}
+		}
 
 	}
 

@@ -17,6 +17,9 @@ import org.springframework.context.event.AbstractApplicationEventMulticaster;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.ResolvableType;
 
+import dev.informer.event.ListenerScope;
+import dev.informer.event.ResourceEvent;
+
 /**
  * Delivers informer events to the application's listeners, one listener at a time, so
  * that a listener that throws neither stops the informer nor keeps other listeners from
@@ -34,6 +37,17 @@ public class InformerEventPublisher {
 	private final ListenerLookup listeners = new ListenerLookup();
 
 	private final Set<ApplicationContext> contexts = Collections.newSetFromMap(new IdentityHashMap<>());
+
+	private volatile ListenerScope scope = ListenerScope.NONE;
+
+	/**
+	 * Wrap the delivery of each resource event to the listeners in a scope (an
+	 * observation, MDC keys).
+	 * @param scope the scope
+	 */
+	public void setListenerScope(ListenerScope scope) {
+		this.scope = scope;
+	}
 
 	/**
 	 * Register a listener.
@@ -84,6 +98,15 @@ public class InformerEventPublisher {
 	 * @return the number of listeners that threw
 	 */
 	public int publish(ApplicationEvent event, BooleanSupplier proceed) {
+		if (!(event instanceof ResourceEvent<?> resourceEvent) || this.scope == ListenerScope.NONE) {
+			return publish(event, proceed, ListenerScope.Scope.NONE);
+		}
+		try (ListenerScope.Scope scope = this.scope.open(resourceEvent)) {
+			return publish(event, proceed, scope);
+		}
+	}
+
+	private int publish(ApplicationEvent event, BooleanSupplier proceed, ListenerScope.Scope scope) {
 		int failures = 0;
 		for (ApplicationListener<?> listener : this.listeners.listenersFor(event)) {
 			if (!proceed.getAsBoolean()) {
@@ -95,12 +118,14 @@ public class InformerEventPublisher {
 			catch (ClassCastException ex) {
 				if (!isUnresolvableLambda(ex, event)) {
 					failures++;
+					scope.listenerFailed(ex);
 					logger.error("Listener " + listener + " failed on " + event
 							+ "; later events and other listeners are not affected", ex);
 				}
 			}
 			catch (Throwable ex) {
 				failures++;
+				scope.listenerFailed(ex);
 				logger.error("Listener " + listener + " failed on " + event
 						+ "; later events and other listeners are not affected", ex);
 			}

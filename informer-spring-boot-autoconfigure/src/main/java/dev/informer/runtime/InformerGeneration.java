@@ -37,6 +37,7 @@ import dev.informer.runtime.changes.PathIndexes;
 import dev.informer.runtime.changes.Pruning;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 
 /**
@@ -66,6 +67,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	private final Object handoff = new Object();
 
 	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
+
+	private final AtomicReference<ListObserver.@Nullable Listing> listObservation = new AtomicReference<>();
 
 	private volatile boolean retired;
 
@@ -240,7 +243,19 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.informer.stop();
 		this.listed.cancel(false);
 		releasePermit();
+		endListing(this.listObservation.getAndSet(null));
 		return seen;
+	}
+
+	private static void endListing(ListObserver.@Nullable Listing listing) {
+		if (listing != null) {
+			try {
+				listing.ended();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A list observer failed", ex);
+			}
+		}
 	}
 
 	boolean isActive() {
@@ -250,6 +265,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onBeforeList(String resourceVersion) {
 		this.listing = true;
+		endListing(this.listObservation.getAndSet(this.watch.owner()
+			.getListObserver()
+			.listStarted(this.watch.definition().getName(), this.watch.getNamespace(),
+					this.watch.getStatus().isSynced())));
 		queueMarker(this.watch.getStatus()::listStarted);
 	}
 
@@ -260,6 +279,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				&& !this.watch.getStatus().isSynced()) {
 			warnUnmatched();
 		}
+		endListing(this.listObservation.getAndSet(null));
 		this.listedAt = this.watch.clock().instant();
 		queueMarker(() -> {
 			boolean first = this.watch.getStatus().listCompleted(this.store.size());
@@ -370,7 +390,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 					this.watch.getStatus().eventFiltered();
 					return;
 				}
-				queue.event(() -> this.watch.deliver(type, filtered));
+				queue.event(key, type, filtered, this.watch::deliver, () -> {
+				});
 			}
 			else if (!this.tracker.isPending(key) && this.watch.resyncsQueued().add(key)) {
 				// a change of this object not handed on yet (an add held back until a
@@ -378,10 +399,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				// completes, an update fabric8 stored but has not queued) reaches
 				// listeners
 				// after this resync would: replaying its state now would run ahead of it
-				queue.event(() -> {
-					this.watch.resyncsQueued().remove(key);
-					this.watch.deliver(type, event);
-				});
+				queue.event(key, type, event, this.watch::deliver, () -> this.watch.resyncsQueued().remove(key));
 			}
 		}
 	}
@@ -438,6 +456,10 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			WatchStatus status = this.watch.getStatus();
 			status.errorOccurred(ex);
+			ListObserver.Listing listing = this.listObservation.get();
+			if (listing != null) {
+				listing.failed(ex);
+			}
 			// a relist's informer has not started, but the watch had synced before
 			boolean retry = this.watch.owner().getRetryPolicy().shouldRetry(isStarted || status.isSynced(), ex);
 			String name = this.watch.definition().getName();

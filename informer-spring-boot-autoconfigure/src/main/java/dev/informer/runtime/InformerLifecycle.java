@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeoutException;
 
@@ -17,6 +18,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.metrics.ApplicationStartup;
+import org.springframework.core.task.TaskDecorator;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.watch.KubernetesErrors;
@@ -54,6 +56,10 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private volatile @Nullable ExecutorService listenerThreads;
 
+	private volatile @Nullable Executor listenerExecutor;
+
+	private volatile @Nullable TaskDecorator taskDecorator;
+
 	private volatile boolean running;
 
 	/**
@@ -79,6 +85,26 @@ public class InformerLifecycle implements SmartLifecycle {
 				? configurable.getApplicationStartup() : ApplicationStartup.DEFAULT, StartupProgress.DEFAULT_INTERVAL);
 	}
 
+	/**
+	 * Run listeners on this executor instead of the starter's own threads
+	 * ({@code informer.delivery.executor}, or virtual threads). Each watch still runs on
+	 * one of its threads at a time, in order; the executor is the application's to shut
+	 * down. Applies from the next start.
+	 * @param executor the executor, or {@code null} for the starter's own threads
+	 */
+	public void setListenerExecutor(@Nullable Executor executor) {
+		this.listenerExecutor = executor;
+	}
+
+	/**
+	 * Decorate each task the starter hands to the listener executor: one turn of one
+	 * watch, up to 256 of its events in order.
+	 * @param taskDecorator the decorator, or {@code null} for none
+	 */
+	public void setTaskDecorator(@Nullable TaskDecorator taskDecorator) {
+		this.taskDecorator = taskDecorator;
+	}
+
 	@Override
 	public void start() {
 		if (TrainingRun.isActive()) {
@@ -92,9 +118,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		this.running = true;
 		ListPermits permits = new ListPermits(this.startup.maxConcurrentLists());
-		ExecutorService listenerThreads = ListenerThreads.create("informer-listener",
-				this.startup.maxListenerThreads());
-		this.listenerThreads = listenerThreads;
+		Executor listenerThreads = listenerThreads();
 		// one watch on Namespaces per distinct namespace-selector, however many informers
 		// declare it
 		NamespaceSelections selections = new NamespaceSelections(this.client);
@@ -113,6 +137,21 @@ public class InformerLifecycle implements SmartLifecycle {
 			stopInformers();
 			throw ex;
 		}
+	}
+
+	private Executor listenerThreads() {
+		Executor executor = this.listenerExecutor;
+		if (executor == null) {
+			ExecutorService own = ListenerThreads.create("informer-listener", this.startup.maxListenerThreads());
+			this.listenerThreads = own;
+			executor = own;
+		}
+		TaskDecorator decorator = this.taskDecorator;
+		if (decorator == null) {
+			return executor;
+		}
+		Executor undecorated = executor;
+		return (task) -> undecorated.execute(decorator.decorate(task));
 	}
 
 	private void awaitSync(List<CompletableFuture<Void>> synced) {

@@ -147,6 +147,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 			}
 
 			@Override
+			public boolean backlogAtBound() {
+				DeliveryQueue queue = NamespaceInformer.this.queue;
+				return queue != null && queue.isAtBound();
+			}
+
+			@Override
 			public @Nullable String lastResourceVersion() {
 				SharedIndexInformer<T> informer = informer();
 				return (informer != null) ? informer.lastSyncResourceVersion() : null;
@@ -219,9 +225,18 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * yet handed on, and those waiting in the delivery queue (resyncs included).
 	 */
 	long backlog() {
+		if (this.closed) {
+			// a stopped watch delivers nothing more: fabric8's queue is dropped with it
+			return 0;
+		}
 		InformerGeneration<T> generation = this.current;
 		DeliveryQueue queue = this.queue;
 		return ((generation != null) ? generation.tracker().backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
+	}
+
+	long fabric8Backlog() {
+		InformerGeneration<T> generation = this.current;
+		return (generation != null) ? generation.tracker().backlog() : 0;
 	}
 
 	/**
@@ -244,7 +259,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		// a replay queued on the old queue was dropped with it; the new list is live
 		this.missed.clear();
 		this.replayQueued.set(false);
-		this.queue = new DeliveryQueue(executor);
+		this.queue = new DeliveryQueue(executor, this.owner.getBacklog(), new BacklogOverflow(this));
 		InformerGeneration<T> generation = new InformerGeneration<>(this, client, this.customizers);
 		this.current = generation;
 		permits.run(() -> {
@@ -464,6 +479,27 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	synchronized void stop() {
+		halt();
+		this.status.transition(InformerState.STOPPED, "stopped");
+		this.synced.cancel(false);
+	}
+
+	/**
+	 * Stop for good, dropping what waits for listeners, and report the watch
+	 * {@link InformerState#FAILED} (see {@link BacklogOverflow}).
+	 * @param reason the reason health gives
+	 * @param message what happened and what to do
+	 */
+	synchronized void fail(String reason, String message) {
+		if (this.closed) {
+			return;
+		}
+		halt();
+		this.status.failed(reason, message);
+		this.synced.completeExceptionally(new IllegalStateException(message));
+	}
+
+	private void halt() {
 		this.closed = true;
 		cancelPendingReplacement();
 		DeliveryQueue queue = this.queue;
@@ -475,8 +511,6 @@ final class NamespaceInformer<T extends HasMetadata> {
 			generation.retire();
 		}
 		this.missed.clear();
-		this.status.transition(InformerState.STOPPED, "stopped");
-		this.synced.cancel(false);
 	}
 
 	/**

@@ -39,6 +39,7 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
@@ -83,11 +84,15 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private volatile DeliveryObserver deliveryObserver = DeliveryObserver.NONE;
 
+	private volatile ListObserver listObserver = ListObserver.NONE;
+
 	private volatile DeliveryGate gate = DeliveryGate.ALL;
 
 	private volatile Supplier<@Nullable String> shardSelector = () -> null;
 
 	private final RecoveryOptions recovery;
+
+	private volatile BacklogOptions backlog = BacklogOptions.UNBOUNDED;
 
 	private volatile @Nullable ScheduledExecutorService scheduler;
 
@@ -309,6 +314,19 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		return this.publisher;
 	}
 
+	/**
+	 * Observe the lists of every watch of this informer (an {@code informer.list}
+	 * observation).
+	 * @param listObserver the observer
+	 */
+	public void setListObserver(ListObserver listObserver) {
+		this.listObserver = listObserver;
+	}
+
+	ListObserver getListObserver() {
+		return this.listObserver;
+	}
+
 	DeliveryObserver getDeliveryObserver() {
 		return this.deliveryObserver;
 	}
@@ -343,6 +361,24 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	RecoveryOptions getRecovery() {
 		return this.recovery;
+	}
+
+	/**
+	 * Bound the changes each watch holds for listeners
+	 * ({@code informer.delivery.max-backlog} and {@code overflow}); unbounded unless set.
+	 * Applies from the next start.
+	 * @param backlog the bound and what happens beyond it
+	 */
+	public void setBacklog(BacklogOptions backlog) {
+		this.backlog = backlog;
+	}
+
+	/**
+	 * Return the bound of the changes each watch holds for listeners.
+	 * @return the bound, {@link BacklogOptions#UNBOUNDED} unless set
+	 */
+	public BacklogOptions getBacklog() {
+		return this.backlog;
 	}
 
 	@Nullable ScheduledExecutorService getScheduler() {

@@ -3,6 +3,7 @@ package dev.informer.runtime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -76,6 +77,8 @@ public final class WatchStatus implements Watch {
 
 	private volatile Live live = Live.NONE;
 
+	private final AtomicLong coalesced = new AtomicLong();
+
 	WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener) {
 		this(namespace, resyncPeriod, clock, listener, RecoveryOptions.DEFAULT_AVAILABILITY_SAMPLES);
 	}
@@ -106,7 +109,7 @@ public final class WatchStatus implements Watch {
 				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
 				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
 				this.counters.listenerFailures(), this.counters.filteredCount(), this.resyncs.snapshot(syncedAt),
-				this.availability.snapshot());
+				this.availability.snapshot(), this.coalesced.get(), live.backlogAtBound());
 	}
 
 	// the values the runtime reads often, without a snapshot
@@ -282,6 +285,30 @@ public final class WatchStatus implements Watch {
 		this.counters.filtered();
 	}
 
+	/**
+	 * Record that the watch gave up for a reason of its own, not an API server error.
+	 * @param reason the reason, as health gives it
+	 * @param message what happened
+	 */
+	void failed(String reason, String message) {
+		WatchStateMachine.Change change;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			this.lastError = new WatchError(now, 0, reason, message);
+			this.counters.failed();
+			change = this.state.moveTo(InformerState.FAILED, message, now);
+		}
+		fire(change);
+	}
+
+	/**
+	 * Record changes folded into others because the backlog was at its bound.
+	 * @param changes how many
+	 */
+	void coalesced(int changes) {
+		this.coalesced.addAndGet(changes);
+	}
+
 	void errorOccurred(Throwable ex) {
 		WatchStateMachine.Change change = null;
 		synchronized (this) {
@@ -387,6 +414,10 @@ public final class WatchStatus implements Watch {
 
 		default long backlog() {
 			return 0;
+		}
+
+		default boolean backlogAtBound() {
+			return false;
 		}
 
 		default @Nullable String lastResourceVersion() {

@@ -112,6 +112,15 @@ public interface Watch {
 	}
 
 	/**
+	 * Return how many changes were folded into later changes of the same object because
+	 * the backlog was at {@code informer.delivery.max-backlog}.
+	 * @return the changes coalesced
+	 */
+	default long getCoalesced() {
+		return snapshot().coalesced();
+	}
+
+	/**
 	 * Return the last resourceVersion this watch has seen (from an event, a bookmark or a
 	 * list).
 	 * @return the resource version or {@code null}

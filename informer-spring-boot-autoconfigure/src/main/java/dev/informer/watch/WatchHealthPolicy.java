@@ -24,8 +24,11 @@ import dev.informer.InformerState;
  * least three times within the grace period, or relisted by fabric8 that often. Recovery
  * judges the same rule over its availability window instead of the grace period, so it
  * replaces such a watch before health reports it down.</li>
- * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, and once
- * stopped: not ready, which readiness probes answer with 503, yet not broken.</li>
+ * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, once
+ * stopped, and while the backlog is at {@code informer.delivery.max-backlog}
+ * ({@code Backlogged}): not ready, which readiness probes answer with 503, yet not
+ * broken. A watch whose backlog reached the bound with
+ * {@code informer.delivery.overflow=fail} is {@code DOWN} ({@code BacklogOverflow}).</li>
  * </ul>
  * When the last error was HTTP 403 and the watch is not open, the reason is
  * {@code Forbidden}: an RBAC rule is missing.
@@ -49,6 +52,18 @@ public final class WatchHealthPolicy {
 	 * The reason given when the API server denied access.
 	 */
 	public static final String FORBIDDEN = "Forbidden";
+
+	/**
+	 * The reason given while the backlog is at {@code informer.delivery.max-backlog}:
+	 * listeners are that many changes behind.
+	 */
+	public static final String BACKLOGGED = "Backlogged";
+
+	/**
+	 * The reason given once a watch stopped because its backlog reached
+	 * {@code informer.delivery.max-backlog} with {@code informer.delivery.overflow=fail}.
+	 */
+	public static final String BACKLOG_OVERFLOW = "BacklogOverflow";
 
 	private final Duration watchLossGrace;
 
@@ -111,6 +126,9 @@ public final class WatchHealthPolicy {
 		}
 		if (snapshot.isFlapping(FLAPPING_MIN_AVAILABILITY, this.watchLossGrace)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
+		}
+		if (snapshot.backlogAtBound()) {
+			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, BACKLOGGED);
 		}
 		if (snapshot.watching()) {
 			return WatchHealth.UP;

@@ -43,14 +43,17 @@ import dev.informer.InformerState;
  * found none of its parts changed
  * @param resync the resync cycles
  * @param availability the availability window
+ * @param coalesced the changes folded into later ones because the backlog was at
+ * {@code informer.delivery.max-backlog} ({@code overflow=coalesce})
+ * @param backlogAtBound whether the backlog was at {@code informer.delivery.max-backlog}
  */
 public record WatchSnapshot(Instant takenAt, @Nullable String namespace, InformerState state, Instant stateSince,
 		@Nullable Instant syncedAt, boolean watching, boolean open, @Nullable Instant notWatchingSince, int cacheSize,
 		long backlog, @Nullable String lastResourceVersion, @Nullable Instant lastEventAt,
 		@Nullable Instant lastActivityAt, @Nullable ListCycle lastList, long listCount, Duration listTotalTime,
 		@Nullable WatchError lastError, int consecutiveFailures, long reconnects, Map<String, Long> relists,
-		Map<String, Long> events, long listenerFailures, long filteredEvents, Resync resync,
-		Availability availability) {
+		Map<String, Long> events, long listenerFailures, long filteredEvents, Resync resync, Availability availability,
+		long coalesced, boolean backlogAtBound) {
 
 	/**
 	 * Return whether the initial list had been delivered.

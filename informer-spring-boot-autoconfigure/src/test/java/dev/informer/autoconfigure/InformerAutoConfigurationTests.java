@@ -27,6 +27,7 @@ import dev.informer.InformerCustomizer;
 import dev.informer.InformerRegistry;
 import dev.informer.InformerStartupException;
 import dev.informer.InvalidInformerDeclarationException;
+import dev.informer.runtime.BacklogOptions;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.ResourceInformer;
@@ -357,6 +358,25 @@ class InformerAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains(property).contains(valueOrProblem);
 			assertThat(analysis.getAction()).contains(action);
 		});
+	}
+
+	@Test
+	void aMaxBacklogBelowOneFailsStartup() {
+		assertInvalidProperty("informer.delivery.max-backlog", "0", "must be at least 1, for example '10000'");
+	}
+
+	@Test
+	void theBacklogBoundReachesEveryInformerAndIsUnboundedByDefault() {
+		this.runner.withPropertyValues(configMap("bounded")).run((context) -> {
+			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			assertThat(informer.getBacklog()).isEqualTo(BacklogOptions.UNBOUNDED);
+		});
+		this.runner.withPropertyValues(configMap("bounded"))
+			.withPropertyValues("informer.delivery.max-backlog=500", "informer.delivery.overflow=fail")
+			.run((context) -> {
+				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				assertThat(informer.getBacklog()).isEqualTo(new BacklogOptions(500, BacklogOptions.Overflow.FAIL));
+			});
 	}
 
 	@Test
