@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThatException;
  * The sample's production {@code main} against a real kube-apiserver that does not serve
  * the Widget CRD, connected as a user's kubeconfig connects it (the starter's own client,
  * from the kubeconfig that the {@code kubeconfig} system property names): the README's
- * first command (the demo) still runs, the production {@code main} fails with one command
- * to run, and with {@code --sample.install-crd=true} it applies the CRD and starts.
- * Skipped without binaries, unless {@code INFORMER_REQUIRE_APISERVER=true}.
+ * first command runs the demo and says why, the production {@code main} fails with one
+ * command to run, with {@code --sample.install-crd=true} it applies the CRD and starts,
+ * and then the README's first command uses the cluster. Skipped without binaries, unless
+ * {@code INFORMER_REQUIRE_APISERVER=true}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -57,9 +58,11 @@ class WidgetCrdIT {
 
 	@Test
 	@Order(1)
-	void theReadmesFirstCommandRunsTheDemoWhateverTheKubeconfigPointsAt() {
-		// what spring-boot:test-run starts; the mock keeps the real server free of the
-		// demo's objects
+	void theReadmesFirstCommandRunsTheDemoWhenTheClusterHasNoCrd() {
+		assertThat(TestSampleApplication.unusableCluster()).contains("does not serve the sample's Widget CRD")
+			.contains("kubectl apply -f sample-app/k8s/widget-crd.yaml");
+		// the demo spring-boot:test-run then starts; the mock keeps the real server free
+		// of the demo's objects
 		try (ConfigurableApplicationContext context = TestSampleApplication.demo()
 			.run("--server.port=0", "--demo=mock")
 			.getApplicationContext()) {
@@ -95,6 +98,12 @@ class WidgetCrdIT {
 		assertThat(
 				server.client().apiextensions().v1().customResourceDefinitions().withName("widgets.example.com").get())
 			.isNotNull();
+	}
+
+	@Test
+	@Order(4)
+	void withTheCrdTheReadmesFirstCommandUsesTheCluster() {
+		assertThat(TestSampleApplication.unusableCluster()).isNull();
 	}
 
 }
