@@ -383,7 +383,10 @@ class NamespaceSelectorIT {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			.filter((thread) -> thread.getName().startsWith("informer-" + informer + "-"))
+			// the informer's recovery thread, and the listener threads all informers
+			// share
+			.filter((thread) -> thread.getName().startsWith("informer-" + informer + "-")
+					|| thread.getName().startsWith("informer-listener-"))
 			.count();
 	}
 
