@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -121,7 +122,13 @@ class BoundedBacklogTests {
 	}
 
 	private void create(String name) {
-		this.mock.client().configMaps().resource(TestResources.configMap(NAMESPACE, name, "0")).create();
+		// the CRUD mock stalls while a closed watch drains: a create fabric8 retries
+		// after
+		// a timeout may find the object it made the first time
+		this.mock.client()
+			.configMaps()
+			.resource(TestResources.configMap(NAMESPACE, name, "0"))
+			.createOr(NonDeletingOperation::update);
 	}
 
 	private void update(String name, int round) {
