@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
-import dev.informer.runtime.ResourceKindResolver;
+import dev.informer.runtime.kinds.ResourceKindResolver;
 
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to

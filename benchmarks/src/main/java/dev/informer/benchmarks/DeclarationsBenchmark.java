@@ -27,10 +27,10 @@ import org.springframework.context.ApplicationListener;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.ResourceInformer;
-import dev.informer.runtime.RetryPolicy;
 import dev.informer.runtime.changes.ChangeFilter;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.recovery.RetryPolicy;
 
 /**
  * What {@code prune} and {@code on-change} save, on the API server {@link ApiServer}

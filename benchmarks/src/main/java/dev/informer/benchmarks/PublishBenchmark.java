@@ -18,8 +18,8 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.event.EventListener;
 
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.InformerEventListenerFactory;
-import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.listeners.InformerEventListenerFactory;
+import dev.informer.runtime.listeners.InformerEventPublisher;
 
 /**
  * The starter's publish path alone, as a fabric8 update callback runs it: build the

@@ -32,7 +32,7 @@ import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 
 /**
  * The cost of one replica when N replicas share a collection, in {@code sharded} mode

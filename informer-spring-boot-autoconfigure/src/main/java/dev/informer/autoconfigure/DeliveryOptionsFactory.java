@@ -18,7 +18,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 import dev.informer.DeliveryMode;
-import dev.informer.runtime.DeliveryOptions;
+import dev.informer.runtime.replicas.DeliveryOptions;
 
 /**
  * Resolves {@code informer.delivery.*} with its defaults: the group from

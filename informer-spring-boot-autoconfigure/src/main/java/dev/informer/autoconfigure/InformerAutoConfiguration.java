@@ -11,25 +11,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.informer.InformerCustomizer;
-import dev.informer.InformerDeclaration;
-import dev.informer.InformerRegistry;
-import dev.informer.event.ListenerScope;
-import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.DeliveryCoordinator;
-import dev.informer.runtime.Diagnostics;
-import dev.informer.runtime.InformerEventListenerFactory;
-import dev.informer.runtime.InformerEventPublisher;
-import dev.informer.runtime.InformerLifecycle;
-import dev.informer.runtime.MdcListenerScope;
-import dev.informer.runtime.RecoveryOptions;
-import dev.informer.runtime.ResourceInformer;
-import dev.informer.runtime.ResourceKindResolver;
-import dev.informer.runtime.RetryPolicy;
-import dev.informer.runtime.TrainingRun;
-import dev.informer.watch.ListObserver;
-import dev.informer.watch.WatchHealthPolicy;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -44,6 +25,25 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.metrics.StartupStep;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.util.ClassUtils;
+
+import dev.informer.InformerCustomizer;
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerRegistry;
+import dev.informer.event.ListenerScope;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.runtime.Diagnostics;
+import dev.informer.runtime.InformerLifecycle;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.TrainingRun;
+import dev.informer.runtime.kinds.ResourceKindResolver;
+import dev.informer.runtime.listeners.InformerEventListenerFactory;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.MdcListenerScope;
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
+import dev.informer.watch.ListObserver;
+import dev.informer.watch.WatchHealthPolicy;
 
 /**
  * Auto-configuration that turns {@code informer.resources} declarations into running
@@ -188,7 +188,7 @@ public final class InformerAutoConfiguration {
 			InformerEventPublisher publisher, InformerProperties properties, Environment environment,
 			@Qualifier(CLOCK_BEAN_NAME) Clock clock) {
 		// the informers' clock: Lease times are written and judged with it
-		return new DeliveryCoordinator(registry, client, publisher,
+		return new DeliveryCoordinator(registry.informers(), client, publisher,
 				DeliveryOptionsFactory.create(properties, environment, registry.names()), clock);
 	}
 

@@ -5,11 +5,6 @@ import java.util.List;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.jspecify.annotations.Nullable;
 
-import dev.informer.InformerDeclaration;
-import dev.informer.InformerRegistry;
-import dev.informer.ResourceCache;
-import dev.informer.runtime.ResourceKindResolver;
-
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -21,6 +16,11 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
+
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerRegistry;
+import dev.informer.ResourceCache;
+import dev.informer.runtime.kinds.ResourceKindResolver;
 
 /**
  * Registers one {@code ResourceCache<T>} bean per declared informer, typed with the class

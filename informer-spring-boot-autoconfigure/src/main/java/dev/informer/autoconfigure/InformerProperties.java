@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 
 import dev.informer.CacheMode;
 import dev.informer.DeliveryMode;
-import dev.informer.runtime.BacklogOptions;
-import dev.informer.runtime.DeliveryOptions;
+import dev.informer.runtime.listeners.BacklogOptions;
+import dev.informer.runtime.replicas.DeliveryOptions;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that

@@ -6,15 +6,16 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.informer.runtime.listeners.ListenerQueue;
 import dev.informer.watch.WatchHealthPolicy;
 
 /**
- * What the {@link DeliveryQueue} of one watch learns about its backlog: the changes
+ * What the {@link ListenerQueue} of one watch learns about its backlog: the changes
  * fabric8 still holds, the changes folded ({@code informer.delivery.overflow=coalesce}),
  * and the overflow of a bound that fails ({@code overflow=fail}), which stops the watch
  * and reports it {@code DOWN} with reason {@value WatchHealthPolicy#BACKLOG_OVERFLOW}.
  */
-final class BacklogOverflow implements DeliveryQueue.Backlog {
+final class BacklogOverflow implements ListenerQueue.Backlog {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
 

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * object too and nothing holds a second copy.
  * <p>
  * Each change that makes fabric8 queue a notification (a new key, a new resourceVersion,
- * a removal: the same tests fabric8 applies) is reported to a {@link DeliveryTracker}.
+ * a removal: the same tests fabric8 applies) is reported to a {@link PendingChanges}.
  * Objects given as initial state are stored without notification and so are not reported.
  *
  * @param <T> the resource type
@@ -37,13 +37,13 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	private final List<Consumer<? super T>> transforms;
 
-	private final DeliveryTracker<T> tracker;
+	private final PendingChanges<T> tracker;
 
 	private final Set<T> seeds = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
 	private final BiConsumer<String, Throwable> transformFailures;
 
-	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker) {
+	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, PendingChanges<T> tracker) {
 		this(stripManagedFields, transforms, tracker, (key, ex) -> {
 		});
 	}
@@ -57,7 +57,7 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 	 * the object is stored as it was before that transform, and the later transforms
 	 * skipped
 	 */
-	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, DeliveryTracker<T> tracker,
+	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, PendingChanges<T> tracker,
 			BiConsumer<String, Throwable> transformFailures) {
 		this.transformFailures = transformFailures;
 		List<Consumer<? super T>> all = new ArrayList<>();

@@ -35,6 +35,8 @@ import dev.informer.runtime.changes.ChangeFilter;
 import dev.informer.runtime.changes.ModelPathCheck;
 import dev.informer.runtime.changes.PathIndexes;
 import dev.informer.runtime.changes.Pruning;
+import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.ListObserver;
@@ -59,7 +61,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private final CachingItemStore<T> store;
 
-	private final DeliveryTracker<T> tracker = new DeliveryTracker<>();
+	private final PendingChanges<T> tracker = new PendingChanges<>();
 
 	private final CompletableFuture<Void> listed = new CompletableFuture<>();
 
@@ -303,7 +305,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private void queueMarker(Runnable action) {
 		synchronized (this.handoff) {
-			DeliveryQueue queue = this.watch.queue();
+			ListenerQueue queue = this.watch.queue();
 			if (isActive() && queue != null) {
 				// skipped if this informer retired meanwhile: its successor lists afresh
 				queue.marker(() -> {
@@ -378,7 +380,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	private void handOff(T resource, EventType type, ResourceEvent<T> event) {
 		String key = Cache.metaNamespaceKeyFunc(resource);
 		synchronized (this.handoff) {
-			DeliveryQueue queue = this.watch.queue();
+			ListenerQueue queue = this.watch.queue();
 			if (!isActive() || queue == null) {
 				return;
 			}
@@ -498,7 +500,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		return this.store;
 	}
 
-	DeliveryTracker<T> tracker() {
+	PendingChanges<T> tracker() {
 		return this.tracker;
 	}
 

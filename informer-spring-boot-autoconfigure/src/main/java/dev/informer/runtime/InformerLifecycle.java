@@ -21,6 +21,10 @@ import org.springframework.core.metrics.ApplicationStartup;
 import org.springframework.core.task.TaskDecorator;
 
 import dev.informer.InformerCustomizer;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.ListenerThreads;
+import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.watch.KubernetesErrors;
 
 /**
@@ -34,7 +38,7 @@ public class InformerLifecycle implements SmartLifecycle {
 	/**
 	 * The phase: before the web server starts (and after it stops).
 	 */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 3072;
+	public static final int PHASE = DeliveryCoordinator.PHASE + 1;
 
 	private static final Log logger = LogFactory.getLog(InformerLifecycle.class);
 
@@ -121,7 +125,7 @@ public class InformerLifecycle implements SmartLifecycle {
 		Executor listenerThreads = listenerThreads();
 		// one watch on Namespaces per distinct namespace-selector, however many informers
 		// declare it
-		NamespaceSelections selections = new NamespaceSelections(this.client);
+		NamespaceSelectorWatches selections = new NamespaceSelectorWatches(this.client);
 		for (ResourceInformer<?> informer : this.registry.informers()) {
 			synced.add(this.progress.listing(informer,
 					informer.start(this.client, this.customizers, permits, selections, listenerThreads)));

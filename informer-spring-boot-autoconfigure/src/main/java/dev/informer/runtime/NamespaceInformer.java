@@ -47,6 +47,13 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.runtime.changes.ChangeFilter;
+import dev.informer.runtime.kinds.InformerOperations;
+import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.MissedChanges;
+import dev.informer.runtime.replicas.ShardRanges;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -58,7 +65,7 @@ import dev.informer.watch.WatchSnapshot;
  * relist replaces that fabric8 informer by a new one seeded with what listeners will have
  * seen.
  * <p>
- * fabric8's callbacks only hand events to a {@link DeliveryQueue}, which outlives the
+ * fabric8's callbacks only hand events to a {@link ListenerQueue}, which outlives the
  * fabric8 informers: listeners run on the queue's thread, one event at a time and in
  * order, whatever informer is current. A relist or a replacement therefore never waits
  * for a listener, never interrupts one, and what the old informer handed on is still
@@ -92,7 +99,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
 
-	private volatile @Nullable DeliveryQueue queue;
+	private volatile @Nullable ListenerQueue queue;
 
 	private volatile @Nullable KubernetesClient client;
 
@@ -148,7 +155,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 			@Override
 			public boolean backlogAtBound() {
-				DeliveryQueue queue = NamespaceInformer.this.queue;
+				ListenerQueue queue = NamespaceInformer.this.queue;
 				return queue != null && queue.isAtBound();
 			}
 
@@ -185,7 +192,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		return this.clock;
 	}
 
-	@Nullable DeliveryQueue queue() {
+	@Nullable ListenerQueue queue() {
 		return this.queue;
 	}
 
@@ -230,7 +237,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			return 0;
 		}
 		InformerGeneration<T> generation = this.current;
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		return ((generation != null) ? generation.tracker().backlog() : 0) + ((queue != null) ? queue.backlog() : 0);
 	}
 
@@ -259,7 +266,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		// a replay queued on the old queue was dropped with it; the new list is live
 		this.missed.clear();
 		this.replayQueued.set(false);
-		this.queue = new DeliveryQueue(executor, this.owner.getBacklog(), new BacklogOverflow(this));
+		this.queue = new ListenerQueue(executor, this.owner.getBacklog(), new BacklogOverflow(this));
 		InformerGeneration<T> generation = new InformerGeneration<>(this, client, this.customizers);
 		this.current = generation;
 		permits.run(() -> {
@@ -502,7 +509,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	private void halt() {
 		this.closed = true;
 		cancelPendingReplacement();
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		if (queue != null) {
 			queue.close();
 		}
@@ -523,7 +530,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	synchronized CompletableFuture<Void> leave(Runnable last) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		InformerGeneration<T> generation = this.current;
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		if (this.closed || generation == null || queue == null) {
 			// never started: nothing was delivered
 			last.run();
@@ -659,7 +666,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * (stopped, or told from the delivery thread itself) at once.
 	 */
 	private void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		if (queue == null || queue.isClosed() || queue.isDelivering()) {
 			this.owner.stateChanged(status, previous, current, cause);
 		}
@@ -678,7 +685,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * @param reason why, as the replayed event says
 	 */
 	void replay(Predicate<? super T> gained, String reason) {
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		if (this.closed || queue == null) {
 			return;
 		}
@@ -724,7 +731,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	private void publishReplayed(int count, String reason) {
-		DeliveryQueue queue = this.queue;
+		ListenerQueue queue = this.queue;
 		if (this.closed || queue == null) {
 			return;
 		}

@@ -38,10 +38,19 @@ import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.listeners.BacklogOptions;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.ListenerThreads;
+import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.ReplicatedInformer;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
-import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
@@ -57,7 +66,7 @@ import dev.informer.watch.WatchedInformer;
  *
  * @param <T> the resource type
  */
-public final class ResourceInformer<T extends HasMetadata> implements WatchedInformer<T> {
+public final class ResourceInformer<T extends HasMetadata> implements WatchedInformer<T>, ReplicatedInformer {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
 
@@ -246,7 +255,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @param gate which objects this replica publishes
 	 * @param shardSelector the API server shard selector, or {@code null} for all objects
 	 */
-	void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
+	@Override
+	public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
 		this.gate = gate;
 		this.shardSelector = shardSelector;
 	}
@@ -265,7 +275,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @param gained the objects this replica took over
 	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
 	 */
-	void replay(Predicate<? super T> gained, String reason) {
+	@Override
+	public void replay(Predicate<? super HasMetadata> gained, String reason) {
 		this.parts.forEach((part) -> part.replay(gained, reason));
 	}
 
@@ -274,7 +285,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * owed, in order with the watch's events. Call once the gate publishes again.
 	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
 	 */
-	void replayIfOwed(String reason) {
+	@Override
+	public void replayIfOwed(String reason) {
 		this.parts.forEach((part) -> part.replayIfOwed(reason));
 	}
 
@@ -284,7 +296,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * Watches not running are left alone; a relist that fails is retried.
 	 * @param delivered the objects this replica published before, by its previous range
 	 */
-	void relistForRange(Predicate<? super T> delivered) {
+	@Override
+	public void relistForRange(Predicate<? super HasMetadata> delivered) {
 		this.parts.forEach((part) -> part.relistForRange(delivered));
 	}
 
@@ -293,7 +306,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @param client the client
 	 * @return whether shard selectors are served
 	 */
-	boolean servesShardSelectors(KubernetesClient client) {
+	@Override
+	public boolean servesShardSelectors(KubernetesClient client) {
 		// with a namespace-selector no namespace may match yet: ask across all of them
 		NamespaceInformer<T> probe = this.parts.isEmpty() ? new NamespaceInformer<>(this, null, this.clock)
 				: this.parts.get(0);
@@ -424,16 +438,16 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * gave up
 	 */
 	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
-			ListPermits permits, @Nullable NamespaceSelections selections) {
+			ListPermits permits, @Nullable NamespaceSelectorWatches selections) {
 		return start(client, customizers, permits, selections, null);
 	}
 
 	/**
 	 * Start every fabric8 informer, as
-	 * {@link #start(KubernetesClient, List, ListPermits, NamespaceSelections)} does, with
-	 * listeners run on {@code listenerThreads}, shared with other informers and shut down
-	 * by its owner; or, when {@code null}, on threads of this informer's own, at most
-	 * {@link ListenerThreads#DEFAULT_MAX} at once.
+	 * {@link #start(KubernetesClient, List, ListPermits, NamespaceSelectorWatches)} does,
+	 * with listeners run on {@code listenerThreads}, shared with other informers and shut
+	 * down by its owner; or, when {@code null}, on threads of this informer's own, at
+	 * most {@link ListenerThreads#DEFAULT_MAX} at once.
 	 * @param client the client
 	 * @param customizers the customizers to apply before each start
 	 * @param permits the cap on concurrent initial lists, shared by the informers
@@ -443,7 +457,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * gave up
 	 */
 	public synchronized CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
-			ListPermits permits, @Nullable NamespaceSelections selections, @Nullable Executor listenerThreads) {
+			ListPermits permits, @Nullable NamespaceSelectorWatches selections, @Nullable Executor listenerThreads) {
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
 		shutDownScheduler();
@@ -460,7 +474,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		}
 		String selector = this.definition.getDeclaration().getNamespaceSelector();
 		if (selector != null) {
-			NamespaceSelections shared = (selections != null) ? selections : new NamespaceSelections(client);
+			NamespaceSelectorWatches shared = (selections != null) ? selections : new NamespaceSelectorWatches(client);
 			return this.selection.start(shared, selector, client, customizers, executor, permits);
 		}
 		CompletableFuture<Void> result = new CompletableFuture<>();

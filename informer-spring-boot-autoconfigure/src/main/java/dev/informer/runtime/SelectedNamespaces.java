@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.event.InformerNamespaceChangedEvent;
+import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
+import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchError;
 import dev.informer.watch.WatchSetObserver;
@@ -30,7 +32,7 @@ import dev.informer.watch.WatchSetObserver;
  *
  * @param <T> the resource type
  */
-final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelection.Member {
+final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelectorWatch.Member {
 
 	private static final Log logger = LogFactory.getLog(SelectedNamespaces.class);
 
@@ -52,9 +54,9 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	/** The namespaces matching at start, and whether startup still waits for each. */
 	private final Map<NamespaceInformer<T>, CompletableFuture<Void>> startupWaits = new ConcurrentHashMap<>();
 
-	private @Nullable NamespaceSelections selections;
+	private @Nullable NamespaceSelectorWatches selections;
 
-	private volatile @Nullable NamespaceSelection namespaceSelection;
+	private volatile @Nullable NamespaceSelectorWatch namespaceSelection;
 
 	private @Nullable String selector;
 
@@ -70,8 +72,8 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private volatile boolean startupSynced;
 
-	synchronized CompletableFuture<Void> start(NamespaceSelections selections, String selector, KubernetesClient client,
-			List<InformerCustomizer> customizers, Executor executor, ListPermits permits) {
+	synchronized CompletableFuture<Void> start(NamespaceSelectorWatches selections, String selector,
+			KubernetesClient client, List<InformerCustomizer> customizers, Executor executor, ListPermits permits) {
 		this.selections = selections;
 		this.selector = selector;
 		this.client = client;
@@ -82,7 +84,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		this.startupSynced = false;
 		this.startupWaits.clear();
 		CompletableFuture<Void> result = new CompletableFuture<>();
-		NamespaceSelection selection = selections.selection(selector, this.owner.declaredRetryPolicy(),
+		NamespaceSelectorWatch selection = selections.selection(selector, this.owner.declaredRetryPolicy(),
 				this.owner.getRecovery(), this.owner.clock());
 		this.namespaceSelection = selection;
 		selections.add(selection, this).thenCompose(this::syncedAtStart).whenComplete((ignored, ex) -> {
@@ -158,10 +160,10 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	}
 
 	/**
-	 * Sample the shared watch on Namespaces, see {@link NamespaceSelection#sample}.
+	 * Sample the shared watch on Namespaces, see {@link NamespaceSelectorWatch#sample}.
 	 */
 	void sample() {
-		NamespaceSelection selection = this.namespaceSelection;
+		NamespaceSelectorWatch selection = this.namespaceSelection;
 		if (this.running && selection != null) {
 			selection.sample(this);
 		}
@@ -172,7 +174,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 * @return its status, {@code null} before the first start
 	 */
 	@Nullable Watch namespaceWatch() {
-		NamespaceSelection selection = this.namespaceSelection;
+		NamespaceSelectorWatch selection = this.namespaceSelection;
 		return (selection != null) ? selection.status() : null;
 	}
 
@@ -267,7 +269,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			this.parts.clear();
 		}
 		// outside this lock: the selection tells its members under its own
-		NamespaceSelections selections = this.selections;
+		NamespaceSelectorWatches selections = this.selections;
 		String selector = this.selector;
 		if (selections != null && selector != null) {
 			selections.remove(selector, this);

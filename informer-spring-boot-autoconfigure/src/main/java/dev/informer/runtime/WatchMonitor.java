@@ -10,6 +10,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerState;
+import dev.informer.runtime.recovery.RecoveryOptions;
 
 /**
  * Samples every informer's watches on one daemon thread: whether each watch is open and

@@ -29,8 +29,8 @@ import org.springframework.transaction.event.TransactionalEventListenerFactory;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
-import dev.informer.runtime.InformerListenerMethodAdapter;
-import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.InformerListenerMethodAdapter;
 import dev.informer.test.ConditionProbe;
 import dev.informer.test.TestResources;
 

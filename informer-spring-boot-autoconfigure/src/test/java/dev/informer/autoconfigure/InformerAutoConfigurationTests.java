@@ -27,10 +27,10 @@ import dev.informer.InformerCustomizer;
 import dev.informer.InformerRegistry;
 import dev.informer.InformerStartupException;
 import dev.informer.InvalidInformerDeclarationException;
-import dev.informer.runtime.BacklogOptions;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
@@ -427,7 +427,7 @@ class InformerAutoConfigurationTests {
 		properties.getDelivery().setMode(dev.informer.DeliveryMode.LEADER);
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "Orders Service")
 			.withProperty("HOSTNAME", "orders-7d9f-x2k4q");
-		dev.informer.runtime.DeliveryOptions options = DeliveryOptionsFactory.create(properties, environment,
+		dev.informer.runtime.replicas.DeliveryOptions options = DeliveryOptionsFactory.create(properties, environment,
 				java.util.Set.of(), java.nio.file.Path.of("/nonexistent/namespace"));
 		assertThat(options.group()).isEqualTo("orders-service");
 		assertThat(options.identity()).isEqualTo("orders-7d9f-x2k4q");

@@ -18,7 +18,7 @@ import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.event.TransactionalEventListenerFactory;
 
 import dev.informer.event.ResourceAddedEvent;
-import dev.informer.runtime.InformerEventPublisher;
+import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -17,10 +17,10 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
 import dev.informer.runtime.WatchMonitor;
+import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.test.MockApiServer;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealthPolicy;

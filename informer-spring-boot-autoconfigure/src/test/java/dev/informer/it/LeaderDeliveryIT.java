@@ -21,7 +21,7 @@ import org.springframework.context.ApplicationListener;
 
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.runtime.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.test.TestResources;
 import dev.informer.watch.DeliverySnapshot;
 

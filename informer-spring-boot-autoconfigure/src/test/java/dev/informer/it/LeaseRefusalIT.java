@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import dev.informer.DeliveryMode;
 import dev.informer.InformerStartupException;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.DeliveryCoordinator;
-import dev.informer.runtime.DeliveryOptions;
-import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.TestWatches;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryOptions;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,8 +60,8 @@ class LeaseRefusalIT {
 			DeliveryOptions options = new DeliveryOptions(mode, Map.of(), group, "pod-a", NAMESPACE, leaseDuration,
 					renewDeadline, retryPeriod, false);
 			DeliveryCoordinator coordinator = new DeliveryCoordinator(
-					new DefaultInformerRegistry(List.of(TestWatches.configMaps(Clock.systemUTC(), NAMESPACE))), client,
-					new InformerEventPublisher(), options, Clock.systemUTC());
+					List.of(TestWatches.configMaps(Clock.systemUTC(), NAMESPACE)), client, new InformerEventPublisher(),
+					options, Clock.systemUTC());
 			try {
 				coordinator.start();
 			}

@@ -12,7 +12,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.runtime.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;

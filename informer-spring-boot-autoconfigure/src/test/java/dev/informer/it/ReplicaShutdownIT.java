@@ -13,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
-import dev.informer.runtime.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.test.TestResources;
 import dev.informer.watch.DeliverySnapshot;
 

@@ -42,9 +42,9 @@ import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfigurat
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.RecoveryOptions;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.WatchMonitor;
+import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 

@@ -12,9 +12,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
+import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.test.MutableClock;
 import dev.informer.watch.EventType;
 import dev.informer.watch.RelistReason;

@@ -11,8 +11,8 @@ import org.springframework.context.ApplicationListener;
 
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.InformerEventPublisher;
-import dev.informer.runtime.MdcListenerScope;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.MdcListenerScope;
 import dev.informer.test.TestResources;
 
 import static io.micrometer.observation.tck.TestObservationRegistryAssert.assertThat;

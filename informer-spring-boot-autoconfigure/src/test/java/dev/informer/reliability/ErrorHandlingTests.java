@@ -19,9 +19,9 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceEvent;
-import dev.informer.runtime.InformerEventPublisher;
 import dev.informer.runtime.ResourceInformer;
-import dev.informer.runtime.RetryPolicy;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;

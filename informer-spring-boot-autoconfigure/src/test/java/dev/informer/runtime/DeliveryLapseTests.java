@@ -17,6 +17,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.ResourceEvent;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.LeaseDelay;
 import dev.informer.test.MockApiServer;

@@ -23,6 +23,7 @@ import dev.informer.InformerStartupException;
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourcesReplayedEvent;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;

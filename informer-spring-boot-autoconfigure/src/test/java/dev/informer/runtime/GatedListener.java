@@ -24,7 +24,7 @@ import dev.informer.event.ResourceUpdatedEvent;
  * does not have, an update whose old state is the one it last saw, a delete only for an
  * object it has; never two calls at once, and never an interrupt.
  */
-final class GatedListener implements ApplicationListener<ApplicationEvent> {
+public final class GatedListener implements ApplicationListener<ApplicationEvent> {
 
 	private final Semaphore permits = new Semaphore(0);
 
@@ -40,7 +40,7 @@ final class GatedListener implements ApplicationListener<ApplicationEvent> {
 
 	private volatile boolean open;
 
-	GatedListener(boolean gated) {
+	public GatedListener(boolean gated) {
 		this.gated = gated;
 		this.open = !gated;
 	}
@@ -49,14 +49,14 @@ final class GatedListener implements ApplicationListener<ApplicationEvent> {
 	 * Let the listener take {@code count} more events.
 	 * @param count the number of events
 	 */
-	void allow(int count) {
+	public void allow(int count) {
 		this.permits.release(count);
 	}
 
 	/**
 	 * Let the listener take every event from now on.
 	 */
-	void open() {
+	public void open() {
 		this.open = true;
 		this.permits.release(Integer.MAX_VALUE / 2);
 	}
@@ -65,7 +65,7 @@ final class GatedListener implements ApplicationListener<ApplicationEvent> {
 	 * Return whether the listener is waiting for a permit with an event in hand.
 	 * @return whether waiting
 	 */
-	boolean isWaiting() {
+	public boolean isWaiting() {
 		return this.permits.hasQueuedThreads();
 	}
 
@@ -124,15 +124,15 @@ final class GatedListener implements ApplicationListener<ApplicationEvent> {
 				+ event.getResource().getMetadata().getResourceVersion();
 	}
 
-	Map<String, String> view() {
+	public Map<String, String> view() {
 		return Map.copyOf(this.view);
 	}
 
-	List<String> violations() {
+	public List<String> violations() {
 		return new ArrayList<>(this.violations);
 	}
 
-	List<String> received() {
+	public List<String> received() {
 		return new ArrayList<>(this.received);
 	}
 

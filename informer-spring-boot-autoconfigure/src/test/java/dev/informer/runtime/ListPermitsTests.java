@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import org.junit.jupiter.api.Test;
 
+import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 

@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;

@@ -19,6 +19,8 @@ import dev.informer.InformerCustomizer;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.replicas.DeliveryGate;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.RelistReason;

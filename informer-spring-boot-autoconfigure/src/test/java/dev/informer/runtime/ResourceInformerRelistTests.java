@@ -22,6 +22,7 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.RelistReason;

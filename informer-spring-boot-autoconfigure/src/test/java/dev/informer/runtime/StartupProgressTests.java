@@ -18,6 +18,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.metrics.StartupStep;
 
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.test.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -31,7 +31,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.DeliveryCoordinator;
+import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.watch.DeliverySnapshot;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;

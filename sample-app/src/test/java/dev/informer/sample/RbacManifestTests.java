@@ -25,7 +25,7 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.RbacRules;
 import dev.informer.autoconfigure.InformerProperties;
-import dev.informer.runtime.ResourceKindResolver;
+import dev.informer.runtime.kinds.ResourceKindResolver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

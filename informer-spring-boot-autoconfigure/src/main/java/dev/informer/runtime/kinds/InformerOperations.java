@@ -1,0 +1,123 @@
+package dev.informer.runtime.kinds;
+
+import java.net.URI;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadataList;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.MixedOperation;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.internal.HasMetadataOperationsImpl;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.impl.BaseClient;
+import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
+
+import dev.informer.CacheMode;
+import dev.informer.InformerDefinition;
+
+/**
+ * The fabric8 operation an informer lists and watches through: its kind's typed or
+ * generic operation, or for a metadata-only informer one that asks the API server for
+ * {@link PartialObjectMetadata}.
+ * <p>
+ * fabric8 has no metadata-only informer, and neither an {@code Accept} header nor
+ * {@link Config#getWatchList() watch-list} can be set per operation. Both are therefore
+ * set on a client derived for the informer: it shares the application's HTTP client
+ * (connections, authentication, interceptors), adds the {@code Accept} header of the API
+ * server's metadata representation to its own requests only, and carries a copy of the
+ * configuration with watch-list on. The application's client is never changed, and the
+ * derived one is never closed: closing it would close the shared HTTP client.
+ */
+public final class InformerOperations {
+
+	static final String ACCEPT_METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
+	static final String ACCEPT_METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+
+	private static final Interceptor METADATA_ONLY = new Interceptor() {
+
+		@Override
+		public void before(BasicBuilder builder, HttpRequest request, Interceptor.RequestTags tags) {
+			URI uri = request.uri();
+			String query = uri.getRawQuery();
+			boolean watch = query != null && query.contains("watch=true");
+			// a list gets a list of metadata, each watch event one object's metadata
+			builder.setHeader("Accept", watch ? ACCEPT_METADATA : ACCEPT_METADATA_LIST);
+		}
+
+	};
+
+	private InformerOperations() {
+	}
+
+	/**
+	 * Return the operation to list and watch what the definition declares.
+	 * @param <T> the resource type
+	 * @param client the application's client
+	 * @param definition what to watch
+	 * @param watchList whether the informer gets its initial state from a watch-list
+	 * @return the operation, not yet filtered by namespace or selectors
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public static <T extends HasMetadata> MixedOperation<T, ?, ?> of(KubernetesClient client,
+			InformerDefinition<T> definition, boolean watchList) {
+		boolean metadataOnly = definition.getDeclaration().getCache() == CacheMode.METADATA;
+		KubernetesClient derived = (metadataOnly || watchList) ? derive(client, metadataOnly, watchList) : client;
+		if (metadataOnly) {
+			return (MixedOperation) new HasMetadataOperationsImpl<>(derived, context(definition),
+					PartialObjectMetadata.class, MetadataList.class);
+		}
+		if (definition.isGeneric()) {
+			return (MixedOperation) derived.genericKubernetesResources(context(definition));
+		}
+		return derived.resources(definition.getResourceClass());
+	}
+
+	private static KubernetesClient derive(KubernetesClient client, boolean metadataOnly, boolean watchList) {
+		HttpClient httpClient = client.getHttpClient();
+		if (metadataOnly) {
+			httpClient = httpClient.newBuilder()
+				.addOrReplaceInterceptor("informer-metadata-only", METADATA_ONLY)
+				.build();
+		}
+		Config config = client.getConfiguration();
+		if (watchList) {
+			config = new Config(config);
+			config.setWatchList(true);
+		}
+		BaseClient base = client.adapt(BaseClient.class);
+		return new KubernetesClientImpl(httpClient, config, base::getExecutor, client.getKubernetesSerialization());
+	}
+
+	/**
+	 * A {@link PartialObjectMetadataList} whose items are never {@code null}: the API
+	 * server sends an empty one as {@code "items": null}, on which fabric8's list fails.
+	 */
+	static final class MetadataList extends PartialObjectMetadataList {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		public List<PartialObjectMetadata> getItems() {
+			List<PartialObjectMetadata> items = super.getItems();
+			return (items != null) ? items : List.of();
+		}
+
+	}
+
+	static ResourceDefinitionContext context(InformerDefinition<?> definition) {
+		return new ResourceDefinitionContext.Builder().withGroup(definition.getDeclaration().getGroup())
+			.withVersion(definition.getDeclaration().getVersion())
+			.withKind(definition.getDeclaration().getKind())
+			.withPlural(definition.getPlural())
+			.withNamespaced(definition.isNamespaced())
+			.build();
+	}
+
+}

@@ -1,0 +1,72 @@
+package dev.informer.runtime.namespaces;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RetryPolicy;
+
+/**
+ * The {@link NamespaceSelectorWatch}s of one client: one watch on Namespaces per distinct
+ * {@code namespace-selector}, however many informers declare it. A selection's watch
+ * starts with its first member and stops when its last member leaves.
+ */
+public final class NamespaceSelectorWatches {
+
+	private final KubernetesClient client;
+
+	private final Map<String, NamespaceSelectorWatch> selections = new HashMap<>();
+
+	/**
+	 * Create the selections of a client.
+	 * @param client the client to watch Namespaces with
+	 */
+	public NamespaceSelectorWatches(KubernetesClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * Return the selection of a selector, creating it on first use with the first
+	 * member's retry policy, recovery options and clock; {@link #add} its members.
+	 */
+	public synchronized NamespaceSelectorWatch selection(String selector, RetryPolicy retryPolicy,
+			RecoveryOptions recovery, Clock clock) {
+		return this.selections.computeIfAbsent(selector,
+				(key) -> new NamespaceSelectorWatch(this.client, key, retryPolicy, recovery, clock));
+	}
+
+	/**
+	 * Add a member to a selection.
+	 */
+	public CompletableFuture<Set<String>> add(NamespaceSelectorWatch selection, NamespaceSelectorWatch.Member member) {
+		// outside this lock: the selection tells the member of its namespaces under its
+		// own
+		return selection.add(member);
+	}
+
+	public void remove(String selector, NamespaceSelectorWatch.Member member) {
+		NamespaceSelectorWatch selection;
+		synchronized (this) {
+			selection = this.selections.get(selector);
+			if (selection == null || !selection.remove(member)) {
+				return;
+			}
+			this.selections.remove(selector);
+		}
+		selection.stop();
+	}
+
+	/**
+	 * Return how many watches on Namespaces run.
+	 * @return the number of distinct selectors watched
+	 */
+	public synchronized int size() {
+		return this.selections.size();
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.informer.runtime.replicas;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+
+/**
+ * Which resource events this replica publishes ({@code informer.delivery.mode}); asked on
+ * the delivery thread before each listener an event goes to.
+ */
+@FunctionalInterface
+public interface DeliveryGate {
+
+	/**
+	 * Publishes everything: {@link dev.informer.DeliveryMode#ALL}.
+	 */
+	DeliveryGate ALL = (resource) -> Verdict.PUBLISH;
+
+	/**
+	 * Return whether this replica publishes the events of an object now, and if not,
+	 * whether it owes them.
+	 * @param resource the object
+	 * @return the verdict
+	 */
+	Verdict verdict(HasMetadata resource);
+
+	/**
+	 * Return whether this replica publishes the events of an object now.
+	 * @param resource the object
+	 * @return whether to publish
+	 */
+	default boolean publishes(HasMetadata resource) {
+		return verdict(resource) == Verdict.PUBLISH;
+	}
+
+	/**
+	 * What the gate says of one object's event.
+	 */
+	enum Verdict {
+
+		/** This replica publishes it. */
+		PUBLISH,
+
+		/** Another replica publishes it: it holds the Lease, or the object's range. */
+		NOT_OURS,
+
+		/**
+		 * This replica would publish it, but its Lease lapsed and no other replica took
+		 * over: it owes the event, and replays once its Lease counts as held again.
+		 */
+		LAPSED
+
+	}
+
+}

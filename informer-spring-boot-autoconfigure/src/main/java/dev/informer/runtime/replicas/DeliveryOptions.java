@@ -1,0 +1,86 @@
+package dev.informer.runtime.replicas;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.informer.DeliveryMode;
+
+/**
+ * How the replicas of an application share the delivery of resource events
+ * ({@code informer.delivery.*}).
+ *
+ * @param mode the mode of informers that do not set their own
+ * @param modes the informers that set their own mode
+ * @param group the group the replicas form: the name of its Leases
+ * @param identity this replica's identity in the Leases
+ * @param leaseNamespace the namespace of the Leases
+ * @param leaseDuration how long a Lease lasts without renewal before another replica may
+ * take it
+ * @param renewDeadline how long a holder keeps trying to renew before it stops
+ * publishing; shorter than {@code leaseDuration}
+ * @param retryPeriod how often Leases are renewed, tried and read
+ * @param serverSharding whether to use the API server's shard selectors when it serves
+ * them
+ */
+public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes, String group, String identity,
+		String leaseNamespace, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+		boolean serverSharding) {
+
+	/**
+	 * The label that marks the Leases of a sharded group's members.
+	 */
+	public static final String GROUP_LABEL = "informer.dev/delivery-group";
+
+	/**
+	 * Create the options.
+	 */
+	public DeliveryOptions {
+		modes = Map.copyOf(modes);
+	}
+
+	/**
+	 * Return the mode of an informer.
+	 * @param informer the informer's name
+	 * @return its mode
+	 */
+	public DeliveryMode modeOf(String informer) {
+		return this.modes.getOrDefault(informer, this.mode);
+	}
+
+	/**
+	 * Return the name of the group's leader Lease.
+	 * @return the name
+	 */
+	public String leaderLeaseName() {
+		return this.group;
+	}
+
+	/**
+	 * Return the name of this replica's own Lease in a sharded group: the group and the
+	 * identity, shortened with a hash when longer than a Kubernetes name may be.
+	 * @return the name
+	 */
+	public String memberLeaseName() {
+		String name = leaseName(this.group + "-" + this.identity);
+		if (name.length() > 253) {
+			String hash = Long.toHexString(ShardRanges.hash(name));
+			name = leaseName(name.substring(0, 253 - hash.length() - 1) + "-" + hash);
+		}
+		return name;
+	}
+
+	/**
+	 * Return a value made into a Kubernetes object name: lower case, other characters
+	 * replaced by '-', starting and ending with a letter or digit.
+	 * @param value the value
+	 * @return the name, empty when nothing of the value is left
+	 */
+	public static String leaseName(String value) {
+		return value.toLowerCase(Locale.ROOT)
+			.replaceAll("[^a-z0-9.-]+", "-")
+			.replaceAll("^[^a-z0-9]+", "")
+			.replaceAll("[^a-z0-9]+$", "");
+	}
+
+}

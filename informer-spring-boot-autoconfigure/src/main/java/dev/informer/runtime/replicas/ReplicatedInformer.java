@@ -1,0 +1,71 @@
+package dev.informer.runtime.replicas;
+
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.ResourceCache;
+
+/**
+ * What sharing delivery among replicas needs of an informer: its cache, a gate before its
+ * listeners, replays of what this replica takes over or owes, and relists for a new shard
+ * range.
+ *
+ * @since 0.1.0
+ */
+public interface ReplicatedInformer {
+
+	/**
+	 * Return the informer's name.
+	 * @return the name
+	 */
+	String getName();
+
+	/**
+	 * Return the informer's cache.
+	 * @return the cache
+	 */
+	ResourceCache<?> getCache();
+
+	/**
+	 * Publish through {@code gate} from now on, and list and watch with the shard
+	 * selector {@code shardSelector} gives when a watch (re)starts.
+	 * @param gate which objects this replica publishes
+	 * @param shardSelector the API server shard selector, or {@code null} for all objects
+	 */
+	void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector);
+
+	/**
+	 * Replay the cached objects {@code gained} selects, in order with each watch's
+	 * events.
+	 * @param gained the objects this replica took over
+	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
+	 */
+	void replay(Predicate<? super HasMetadata> gained, String reason);
+
+	/**
+	 * Replay every owned object of each watch whose gate kept back a change this replica
+	 * owed, in order with the watch's events. Call once the gate publishes again.
+	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
+	 */
+	void replayIfOwed(String reason);
+
+	/**
+	 * Relist every watch with the current shard selector, each once a list permit lets
+	 * it, flagging the adds of objects this replica did not publish before as replays.
+	 * Watches not running are left alone; a relist that fails is retried.
+	 * @param delivered the objects this replica published before, by its previous range
+	 */
+	void relistForRange(Predicate<? super HasMetadata> delivered);
+
+	/**
+	 * Return whether the API server filters this informer's lists by shard selector.
+	 * @param client the client
+	 * @return whether shard selectors are served
+	 */
+	boolean servesShardSelectors(KubernetesClient client);
+
+}

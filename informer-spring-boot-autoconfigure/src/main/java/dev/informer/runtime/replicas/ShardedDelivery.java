@@ -1,0 +1,241 @@
+package dev.informer.runtime.replicas;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.DeliveryMode;
+import dev.informer.DeliveryRole;
+import dev.informer.watch.DeliverySnapshot;
+import dev.informer.watch.KubernetesErrors;
+
+/**
+ * {@link DeliveryMode#SHARDED}: each replica holds a Lease of its own, labelled with the
+ * group; the live Leases, sorted by holder, are the members, and member {@code i} of
+ * {@code n} owns the {@code i}-th of {@code n} equal ranges of the uid hash
+ * ({@link ShardRanges}). A replica publishes the objects of its range while its Lease
+ * counts as held. When its range grows it replays the objects it gained; when its Lease
+ * lapsed it keeps what it could not publish and replays once its Lease counts as held
+ * again. With the API server's shard selectors it lists and watches its range only.
+ */
+final class ShardedDelivery implements ReplicaDelivery {
+
+	private static final Log logger = LogFactory.getLog(ShardedDelivery.class);
+
+	private final KubernetesClient client;
+
+	private final DeliveryOptions options;
+
+	private final Clock clock;
+
+	private final List<ReplicatedInformer> informers;
+
+	private final RoleListener roles;
+
+	private final MemberLeases memberLeases;
+
+	private final AtomicLong rangeChanges = new AtomicLong();
+
+	private volatile @Nullable LeaseElection election;
+
+	private volatile ShardRanges ranges = ShardRanges.NONE;
+
+	/**
+	 * The range this replica last published: kept through a lapse, so that what the gate
+	 * keeps back of it meanwhile is owed.
+	 */
+	private volatile ShardRanges published = ShardRanges.NONE;
+
+	private volatile List<String> members = List.of();
+
+	private volatile DeliveryRole role = DeliveryRole.DETACHED;
+
+	private volatile boolean serverSharding;
+
+	ShardedDelivery(KubernetesClient client, DeliveryOptions options, Clock clock, List<ReplicatedInformer> informers,
+			RoleListener roles) {
+		this.client = client;
+		this.options = options;
+		this.clock = clock;
+		this.informers = List.copyOf(informers);
+		this.roles = roles;
+		this.memberLeases = new MemberLeases(client, options, clock);
+	}
+
+	@Override
+	public List<ReplicatedInformer> informers() {
+		return this.informers;
+	}
+
+	@Override
+	public void start(ScheduledExecutorService scheduler, FirstRound firstRound) {
+		LeaseElection election = new LeaseElection(this.client,
+				new ObjectMetaBuilder().withName(this.options.memberLeaseName())
+					.withNamespace(this.options.leaseNamespace())
+					.addToLabels(DeliveryOptions.GROUP_LABEL, this.options.group())
+					.build(),
+				this.options, this.clock, scheduler, LeaseElection.OnStop.DELETE,
+				(changed) -> DeliveryCoordinator.runOn(scheduler, this::refresh));
+		this.election = election;
+		this.serverSharding = this.options.serverSharding() && detectServerSharding();
+		for (ReplicatedInformer informer : this.informers) {
+			informer.deliverThrough(this::verdict, () -> this.serverSharding ? this.ranges.selector() : null);
+		}
+		// informers start with their range: they list only it when the server filters
+		firstRound.await(election.start());
+		refresh();
+	}
+
+	private boolean detectServerSharding() {
+		try {
+			boolean served = this.informers.get(0).servesShardSelectors(this.client);
+			logger.info("Delivery group '" + this.options.group() + "': the API server "
+					+ (served ? "filters lists and watches by shard range"
+							: "does not serve shard selectors (feature gate ShardedListAndWatch); each replica "
+									+ "watches every object and publishes its range"));
+			return served;
+		}
+		catch (KubernetesClientException ex) {
+			logger.warn("Delivery group '" + this.options.group()
+					+ "': could not tell whether the API server serves shard selectors ("
+					+ KubernetesErrors.describe(ex) + "); each replica watches every object");
+			return false;
+		}
+	}
+
+	@Override
+	public DeliveryGate gate() {
+		return this::verdict;
+	}
+
+	private DeliveryGate.Verdict verdict(HasMetadata resource) {
+		LeaseElection election = this.election;
+		if (election == null) {
+			return DeliveryGate.Verdict.NOT_OURS;
+		}
+		if (election.isHeld()) {
+			return this.ranges.owns(resource) ? DeliveryGate.Verdict.PUBLISH : DeliveryGate.Verdict.NOT_OURS;
+		}
+		return this.published.owns(resource) ? DeliveryGate.Verdict.LAPSED : DeliveryGate.Verdict.NOT_OURS;
+	}
+
+	@Override
+	public void tick() {
+		refresh();
+	}
+
+	/**
+	 * List the members (outside the lock: stop must not wait for the API server), then
+	 * settle this replica's range, and replay what it owes.
+	 */
+	private void refresh() {
+		LeaseElection election = this.election;
+		if (election == null) {
+			return;
+		}
+		List<String> live;
+		try {
+			live = this.memberLeases.live(election.isHeld() ? this.options.identity() : null);
+		}
+		catch (KubernetesClientException ex) {
+			// the members are unknown: a replica that is not held owns nothing all the
+			// same
+			logger.warn("Delivery group '" + this.options.group() + "': cannot list its members ("
+					+ KubernetesErrors.describe(ex) + "); trying again in " + this.options.retryPeriod().toMillis()
+					+ " ms");
+			live = null;
+		}
+		settle(election, live);
+	}
+
+	private synchronized void settle(LeaseElection election, @Nullable List<String> live) {
+		if (this.election != election) {
+			return;
+		}
+		boolean held = election.isHeld();
+		ShardRanges next;
+		if (!held) {
+			next = ShardRanges.NONE;
+		}
+		else if (live == null) {
+			next = this.ranges;
+		}
+		else {
+			next = ShardRanges.of(live.indexOf(this.options.identity()), live.size());
+		}
+		if (live != null) {
+			this.members = List.copyOf(live);
+		}
+		ShardRanges previous = this.ranges;
+		if (next.equals(previous)) {
+			if (held && !next.isEmpty()) {
+				// a lapse shorter than a tick, or one the members never noticed
+				this.informers.forEach((informer) -> informer.replayIfOwed("lapse"));
+			}
+			return;
+		}
+		DeliveryRole previousRole = this.role;
+		this.ranges = next;
+		this.role = next.isEmpty() ? DeliveryRole.DETACHED : DeliveryRole.MEMBER;
+		this.rangeChanges.incrementAndGet();
+		logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity() + " owns "
+				+ (next.isEmpty() ? "nothing" : next.describe()) + " of " + this.members.size() + " members "
+				+ this.members);
+		if (!next.isEmpty()) {
+			ShardRanges delivered = this.published;
+			this.published = next;
+			for (ReplicatedInformer informer : this.informers) {
+				if (this.serverSharding) {
+					informer.relistForRange(delivered::owns);
+				}
+				else {
+					informer.replay((resource) -> next.owns(resource) && !delivered.owns(resource), "shard-range");
+				}
+			}
+		}
+		this.roles.changed(DeliveryMode.SHARDED, previousRole, this.role);
+	}
+
+	@Override
+	public void stop(Duration bound) {
+		LeaseElection election;
+		synchronized (this) {
+			election = this.election;
+			this.election = null;
+			this.ranges = ShardRanges.NONE;
+			this.published = ShardRanges.NONE;
+			this.role = DeliveryRole.DETACHED;
+		}
+		if (election != null) {
+			election.stop(bound);
+		}
+	}
+
+	List<String> members() {
+		return this.members;
+	}
+
+	List<String> ownedRanges() {
+		return this.ranges.describe();
+	}
+
+	DeliverySnapshot.Sharding snapshot() {
+		LeaseElection election = this.election;
+		boolean held = election != null && election.isHeld() && !this.ranges.isEmpty();
+		return new DeliverySnapshot.Sharding(held ? DeliveryRole.MEMBER : DeliveryRole.DETACHED,
+				this.options.memberLeaseName(), this.members, held ? this.ranges.describe() : List.of(),
+				this.serverSharding, (election != null) ? election.lastRenewal() : null, this.rangeChanges.get(),
+				(election != null) ? election.refusal() : null);
+	}
+
+}

@@ -1,0 +1,440 @@
+package dev.informer.runtime.status;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.InformerState;
+import dev.informer.runtime.WatchMonitor;
+import dev.informer.watch.EventType;
+import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.ListCycle;
+import dev.informer.watch.RelistReason;
+import dev.informer.watch.Watch;
+import dev.informer.watch.WatchError;
+import dev.informer.watch.WatchSnapshot;
+
+/**
+ * Records what one watch (one fabric8 informer: a namespace of an informer, or all of it)
+ * does, from fabric8's callbacks and from samples of the watch connection
+ * ({@link WatchMonitor}), into its {@link WatchStateMachine state}, {@link WatchCounters
+ * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles
+ * resync cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data.
+ * Longer than most classes because each thing that happens to a watch (list started or
+ * completed, watch sampled, error, event, restart) is recorded here under one lock, into
+ * all of its parts.
+ * <p>
+ * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when
+ * it closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
+ * {@link #getNotWatchingSince()} are as fresh as the last sample
+ * ({@link WatchMonitor#DEFAULT_PERIOD}), and a loss shorter than the sampling period may
+ * go uncounted in {@link #getReconnects()}.
+ */
+public final class WatchStatus implements Watch {
+
+	private final Clock clock;
+
+	private final @Nullable String namespace;
+
+	private final StateListener listener;
+
+	private final WatchStateMachine state;
+
+	private final WatchCounters counters = new WatchCounters();
+
+	private final AvailabilityWindow availability;
+
+	private final ResyncCycles resyncs;
+
+	private volatile @Nullable Instant syncedAt;
+
+	private volatile @Nullable Instant lastEventAt;
+
+	private volatile @Nullable ListCycle lastList;
+
+	private volatile @Nullable Instant listStartedAt;
+
+	private volatile RelistReason nextListTrigger = RelistReason.INITIAL;
+
+	// the trigger of the list in progress: fabric8 retries a failed list without a new
+	// onBeforeList, and the errors of those attempts must not relabel it
+	private volatile RelistReason listTrigger = RelistReason.INITIAL;
+
+	private volatile @Nullable WatchError lastError;
+
+	// whether the last sample (or callback) found the watch open; guarded by this
+	private boolean watchSeen;
+
+	private volatile boolean watching;
+
+	private volatile @Nullable Instant notWatchingSince;
+
+	private volatile @Nullable String lastResourceVersion;
+
+	private volatile @Nullable Instant resourceVersionChangedAt;
+
+	private volatile Live live = Live.NONE;
+
+	private final AtomicLong coalesced = new AtomicLong();
+
+	public WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener) {
+		this(namespace, resyncPeriod, clock, listener, AvailabilityWindow.DEFAULT_SAMPLES);
+	}
+
+	public WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener,
+			int availabilitySamples) {
+		this.namespace = namespace;
+		this.clock = clock;
+		this.listener = listener;
+		this.state = new WatchStateMachine(clock.instant());
+		this.availability = new AvailabilityWindow(availabilitySamples);
+		this.resyncs = new ResyncCycles(resyncPeriod);
+	}
+
+	@Override
+	public @Nullable String getNamespace() {
+		return this.namespace;
+	}
+
+	@Override
+	public WatchSnapshot snapshot() {
+		Instant now = this.clock.instant();
+		Live live = this.live;
+		Instant syncedAt = this.syncedAt;
+		return new WatchSnapshot(now, this.namespace, this.state.state(), this.state.since(), syncedAt, this.watching,
+				live.isOpen(), this.notWatchingSince, live.cacheSize(), live.backlog(), live.lastResourceVersion(),
+				this.lastEventAt, getLastActivityAt(), this.lastList, this.counters.lists(),
+				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
+				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
+				this.counters.listenerFailures(), this.counters.filteredCount(), this.resyncs.snapshot(syncedAt),
+				this.availability.snapshot(), this.coalesced.get(), live.backlogAtBound());
+	}
+
+	// the values the runtime reads often, without a snapshot
+
+	@Override
+	public InformerState getState() {
+		return this.state.state();
+	}
+
+	@Override
+	public boolean isSynced() {
+		return this.syncedAt != null;
+	}
+
+	@Override
+	public boolean isWatching() {
+		return this.watching;
+	}
+
+	@Override
+	public @Nullable Instant getNotWatchingSince() {
+		return this.notWatchingSince;
+	}
+
+	@Override
+	public @Nullable WatchError getLastError() {
+		return this.lastError;
+	}
+
+	@Override
+	public @Nullable Instant getLastActivityAt() {
+		Instant event = this.lastEventAt;
+		Instant version = this.resourceVersionChangedAt;
+		if (event == null) {
+			return version;
+		}
+		return (version != null && version.isAfter(event)) ? version : event;
+	}
+
+	public void transition(InformerState next, String cause) {
+		WatchStateMachine.Change change;
+		synchronized (this) {
+			change = this.state.moveTo(next, cause, this.clock.instant());
+		}
+		fire(change);
+	}
+
+	public void listStarted() {
+		WatchStateMachine.Change change;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			this.listStartedAt = now;
+			notWatching(now);
+			if (isSynced()) {
+				RelistReason trigger = this.nextListTrigger;
+				this.listTrigger = trigger;
+				this.counters.relisted(trigger);
+				// only relists fabric8 started by itself; manual ones and replacements
+				// are ours
+				if (trigger.isByFabric8()) {
+					this.availability.relistedByFabric8(now);
+				}
+				change = this.state.moveTo(InformerState.RELISTING, "relist (" + trigger + ")", now);
+			}
+			else {
+				this.listTrigger = RelistReason.INITIAL;
+				change = this.state.moveTo(InformerState.LISTING, "initial list", now);
+			}
+		}
+		fire(change);
+	}
+
+	/**
+	 * Record a completed list.
+	 * @param items the number of items cached after the list
+	 * @return whether this was the first list (the watch just synced)
+	 */
+	public boolean listCompleted(int items) {
+		WatchStateMachine.Change change;
+		boolean first;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			Instant started = this.listStartedAt;
+			Duration duration = (started != null) ? Duration.between(started, now) : Duration.ZERO;
+			RelistReason trigger = isSynced() ? this.listTrigger : RelistReason.INITIAL;
+			this.lastList = new ListCycle((started != null) ? started : now, duration, items, trigger);
+			this.counters.listCompleted(duration);
+			// without an error reported first, fabric8 only lists again after 410 Gone
+			this.nextListTrigger = RelistReason.GONE;
+			// the watch opens right after the list: it is not open yet
+			notWatching(now);
+			first = this.syncedAt == null;
+			if (first) {
+				this.syncedAt = now;
+			}
+			String cause = (trigger == RelistReason.INITIAL) ? "initial list" : "relist (" + trigger + ")";
+			change = this.state.moveTo(InformerState.WATCHING, cause + " completed", now);
+		}
+		fire(change);
+		return first;
+	}
+
+	/**
+	 * Record a sample of the watch connection.
+	 * @param open whether fabric8's watch is open
+	 */
+	public void watchObserved(boolean open) {
+		WatchStateMachine.Change change = null;
+		synchronized (this) {
+			if (this.state.state() == InformerState.STOPPED) {
+				return;
+			}
+			Instant now = this.clock.instant();
+			this.watching = open;
+			this.availability.sample(open);
+			if (open) {
+				this.notWatchingSince = null;
+				if (!this.watchSeen) {
+					this.watchSeen = true;
+					if (this.state.state() == InformerState.RECONNECTING) {
+						change = this.state.moveTo(InformerState.WATCHING, "watch re-established", now);
+					}
+				}
+			}
+			else if (this.watchSeen) {
+				this.watchSeen = false;
+				if (this.notWatchingSince == null) {
+					this.notWatchingSince = now;
+				}
+				if (isSynced()) {
+					this.counters.reconnected();
+					this.availability.lost(now);
+					if (this.state.state() == InformerState.WATCHING) {
+						change = this.state.moveTo(InformerState.RECONNECTING, "watch closed", now);
+					}
+				}
+			}
+		}
+		fire(change);
+	}
+
+	/**
+	 * Forget the availability samples: a replaced watch starts a new window.
+	 */
+	public void resetAvailability() {
+		this.availability.reset();
+	}
+
+	/**
+	 * Record a sample of the last resourceVersion fabric8 has seen.
+	 * @param resourceVersion the resource version or {@code null}
+	 */
+	public void resourceVersionObserved(@Nullable String resourceVersion) {
+		if (resourceVersion != null && !resourceVersion.equals(this.lastResourceVersion)) {
+			this.lastResourceVersion = resourceVersion;
+			this.resourceVersionChangedAt = this.clock.instant();
+		}
+	}
+
+	public void eventDelivered(EventType type, int failedListeners) {
+		Instant now = this.clock.instant();
+		this.counters.delivered(type, failedListeners);
+		this.lastEventAt = now;
+		if (type == EventType.RESYNC) {
+			this.resyncs.delivered(now);
+		}
+	}
+
+	/**
+	 * Record an update that {@code on-change} held back: cached, not delivered.
+	 */
+	public void eventFiltered() {
+		this.counters.filtered();
+	}
+
+	/**
+	 * Record that the watch gave up for a reason of its own, not an API server error.
+	 * @param reason the reason, as health gives it
+	 * @param message what happened
+	 */
+	public void failed(String reason, String message) {
+		WatchStateMachine.Change change;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			this.lastError = new WatchError(now, 0, reason, message);
+			this.counters.failed();
+			change = this.state.moveTo(InformerState.FAILED, message, now);
+		}
+		fire(change);
+	}
+
+	/**
+	 * Record changes folded into others because the backlog was at its bound.
+	 * @param changes how many
+	 */
+	public void coalesced(int changes) {
+		this.coalesced.addAndGet(changes);
+	}
+
+	public void errorOccurred(Throwable ex) {
+		WatchStateMachine.Change change = null;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			int code = KubernetesErrors.httpCode(ex);
+			this.lastError = new WatchError(now, code, KubernetesErrors.reason(ex), KubernetesErrors.message(ex));
+			this.counters.failed();
+			this.nextListTrigger = (code == 410) ? RelistReason.GONE : RelistReason.ERROR;
+			if (isSynced() && code != 410) {
+				if (this.watchSeen) {
+					this.counters.reconnected();
+				}
+				notWatching(now);
+				change = this.state.moveTo(InformerState.RECONNECTING,
+						((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex), now);
+			}
+		}
+		fire(change);
+	}
+
+	/**
+	 * Record that a customizer's transform failed on an object: the watch goes on.
+	 * @param key the object's cache key (namespace/name)
+	 * @param ex the failure
+	 */
+	public void transformFailed(String key, Throwable ex) {
+		this.lastError = new WatchError(this.clock.instant(), 0, "TransformFailed", "a transform failed on " + key
+				+ " (" + ex.getClass().getName() + "); cached and delivered as it was before that transform");
+	}
+
+	/**
+	 * Record that the first list showed the declaration cannot work: the watch goes to
+	 * FAILED, with the reason as its last error (health and the endpoint show it).
+	 * @param message what is wrong, naming the property
+	 */
+	public void declarationFailed(String message) {
+		this.lastError = new WatchError(this.clock.instant(), 0, "InvalidDeclaration", message);
+		transition(InformerState.FAILED, message);
+	}
+
+	/**
+	 * Start over after a stop: the next list is an initial list again. Counters keep
+	 * counting.
+	 */
+	public void restarted() {
+		synchronized (this) {
+			this.state.restart(this.clock.instant());
+			this.syncedAt = null;
+			this.nextListTrigger = RelistReason.INITIAL;
+			this.notWatchingSince = null;
+			this.watching = false;
+			this.watchSeen = false;
+		}
+		resetAvailability();
+	}
+
+	public void relistRequested(RelistReason reason) {
+		this.nextListTrigger = reason;
+	}
+
+	/**
+	 * Connect this status to what its watch holds now.
+	 * @param live the watch's current fabric8 informer, cache and queue
+	 */
+	public void live(Live live) {
+		this.live = live;
+	}
+
+	// guarded by this
+	private void notWatching(Instant now) {
+		this.watchSeen = false;
+		this.watching = false;
+		if (this.notWatchingSince == null) {
+			this.notWatchingSince = now;
+		}
+	}
+
+	// outside the lock: listeners may take their time or read this status
+	private void fire(WatchStateMachine.@Nullable Change change) {
+		if (change != null) {
+			this.listener.stateChanged(this, change.previous(), change.current(), change.cause());
+		}
+	}
+
+	/**
+	 * What a watch holds now, read on each call.
+	 */
+	public interface Live {
+
+		/**
+		 * A watch that holds nothing (not started).
+		 */
+		Live NONE = new Live() {
+		};
+
+		default boolean isOpen() {
+			return false;
+		}
+
+		default int cacheSize() {
+			return 0;
+		}
+
+		default long backlog() {
+			return 0;
+		}
+
+		default boolean backlogAtBound() {
+			return false;
+		}
+
+		default @Nullable String lastResourceVersion() {
+			return null;
+		}
+
+	}
+
+	/**
+	 * Told about every state transition, outside any lock.
+	 */
+	@FunctionalInterface
+	public interface StateListener {
+
+		void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause);
+
+	}
+
+}

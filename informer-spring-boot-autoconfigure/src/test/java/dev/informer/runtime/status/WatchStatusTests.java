@@ -1,0 +1,175 @@
+package dev.informer.runtime.status;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+
+import dev.informer.InformerState;
+import dev.informer.runtime.TestWatches;
+import dev.informer.test.MutableClock;
+import dev.informer.watch.EventType;
+import dev.informer.watch.RelistReason;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * State tracking of one watch, with a clock moved by hand.
+ */
+class WatchStatusTests {
+
+	private final MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
+
+	private final List<String> transitions = new CopyOnWriteArrayList<>();
+
+	private final WatchStatus status = new WatchStatus("team-a", Duration.ofMinutes(10), this.clock,
+			(watch, previous, current, cause) -> this.transitions.add(previous + "->" + current + " (" + cause + ")"));
+
+	@Test
+	void theInitialListSyncsAndEveryTransitionIsReportedWithItsCause() {
+		this.status.listStarted();
+		this.clock.advance(Duration.ofMillis(250));
+		assertThat(this.status.listCompleted(3)).isTrue();
+		assertThat(this.status.isSynced()).isTrue();
+		assertThat(this.status.getSyncedAt()).isEqualTo(this.clock.instant());
+		assertThat(this.status.getLastList()).satisfies((list) -> {
+			assertThat(list.items()).isEqualTo(3);
+			assertThat(list.duration()).isEqualTo(Duration.ofMillis(250));
+			assertThat(list.trigger()).isEqualTo(RelistReason.INITIAL);
+		});
+		assertThat(this.status.getListCount()).isEqualTo(1);
+		assertThat(this.status.getListTotalTime()).isEqualTo(Duration.ofMillis(250));
+		assertThat(this.transitions).containsExactly("STARTING->LISTING (initial list)",
+				"LISTING->WATCHING (initial list completed)");
+	}
+
+	@Test
+	void aLostWatchIsTimedFromTheSampleThatFoundItClosedAndCountedOnce() {
+		synced();
+		this.status.watchObserved(true);
+		assertThat(this.status.getNotWatchingSince()).isNull();
+		this.clock.advance(Duration.ofMinutes(7));
+		this.status.watchObserved(false);
+		this.clock.advance(Duration.ofSeconds(1));
+		this.status.watchObserved(false);
+		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
+		assertThat(this.status.isWatching()).isFalse();
+		assertThat(this.status.getNotWatchingSince()).isEqualTo(at("2026-01-01T00:07:00Z"));
+		assertThat(this.status.getReconnects()).isEqualTo(1);
+		this.status.watchObserved(true);
+		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
+		assertThat(this.status.getNotWatchingSince()).isNull();
+		assertThat(this.transitions).endsWith("WATCHING->RECONNECTING (watch closed)",
+				"RECONNECTING->WATCHING (watch re-established)");
+	}
+
+	@Test
+	void theWatchIsNotOpenUntilASampleFindsItOpenAfterTheList() {
+		this.status.listStarted();
+		this.status.listCompleted(0);
+		assertThat(this.status.isWatching()).isFalse();
+		assertThat(this.status.getNotWatchingSince()).isEqualTo(this.clock.instant());
+		// not yet seen open, so not a reconnect
+		this.status.watchObserved(false);
+		assertThat(this.status.getReconnects()).isZero();
+		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
+	}
+
+	@Test
+	void errorsAfterTheSyncMeanReconnectingAndCountOneReconnectPerLoss() {
+		synced();
+		this.status.watchObserved(true);
+		this.status.errorOccurred(TestWatches.forbidden());
+		this.clock.advance(Duration.ofSeconds(2));
+		this.status.errorOccurred(TestWatches.forbidden());
+		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
+		assertThat(this.status.getReconnects()).isEqualTo(1);
+		assertThat(this.status.getConsecutiveFailures()).isEqualTo(2);
+		assertThat(this.status.getLastError()).satisfies((error) -> {
+			assertThat(error.httpCode()).isEqualTo(403);
+			assertThat(error.reason()).isEqualTo("Forbidden");
+			assertThat(error.at()).isEqualTo(this.clock.instant());
+		});
+		assertThat(this.transitions).last().asString().isEqualTo("WATCHING->RECONNECTING (HTTP 403 Forbidden)");
+	}
+
+	@Test
+	void relistsAreCountedByTrigger() {
+		synced();
+		TestWatches.relist(this.status, RelistReason.MANUAL, 4);
+		assertThat(this.status.getLastList().trigger()).isEqualTo(RelistReason.MANUAL);
+		// fabric8 lists again without reporting an error only after 410 Gone
+		this.status.listStarted();
+		this.status.listCompleted(4);
+		this.status.errorOccurred(TestWatches.serverError());
+		this.status.listStarted();
+		assertThat(this.status.getState()).isEqualTo(InformerState.RELISTING);
+		this.status.listCompleted(4);
+		assertThat(this.status.getRelists()).containsEntry("manual", 1L)
+			.containsEntry("410", 1L)
+			.containsEntry("error", 1L);
+		assertThat(this.status.getRelistCount()).isEqualTo(3);
+		assertThat(this.status.getLastList().trigger()).isEqualTo(RelistReason.ERROR);
+		assertThat(this.status.getListCount()).isEqualTo(4);
+	}
+
+	@Test
+	void resyncBurstsAreCountedAsCyclesWithTheirDuration() {
+		synced();
+		assertThat(this.status.getNextResyncAt()).isEqualTo(this.clock.instant().plus(Duration.ofMinutes(10)));
+		this.clock.advance(Duration.ofMinutes(10));
+		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.clock.advance(Duration.ofMillis(300));
+		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.clock.advance(Duration.ofMillis(200));
+		this.status.eventDelivered(EventType.RESYNC, 0);
+		assertThat(this.status.getResyncCount()).isEqualTo(1);
+		assertThat(this.status.getLastResyncDuration()).isEqualTo(Duration.ofMillis(500));
+		assertThat(this.status.getNextResyncAt()).isEqualTo(at("2026-01-01T00:20:00Z"));
+		this.clock.advance(Duration.ofMinutes(10));
+		this.status.eventDelivered(EventType.RESYNC, 0);
+		assertThat(this.status.getResyncCount()).isEqualTo(2);
+		assertThat(this.status.getLastResyncDuration()).isZero();
+		assertThat(this.status.getResyncTotalTime()).isEqualTo(Duration.ofMillis(500));
+		assertThat(this.status.getEventCount(EventType.RESYNC)).isEqualTo(4);
+		assertThat(this.status.getLastResyncAt()).isEqualTo(this.clock.instant());
+	}
+
+	@Test
+	void activityIsTheLaterOfTheLastEventAndTheLastResourceVersionChange() {
+		synced();
+		assertThat(this.status.getLastActivityAt()).isNull();
+		this.status.eventDelivered(EventType.ADDED, 1);
+		this.clock.advance(Duration.ofSeconds(60));
+		this.status.resourceVersionObserved("42");
+		assertThat(this.status.getLastActivityAt()).isEqualTo(this.clock.instant());
+		this.clock.advance(Duration.ofSeconds(60));
+		// a bookmark with the same version is no progress
+		this.status.resourceVersionObserved("42");
+		assertThat(this.status.getLastActivityAt()).isEqualTo(this.clock.instant().minusSeconds(60));
+		assertThat(this.status.getListenerFailures()).isEqualTo(1);
+	}
+
+	@Test
+	void stoppedIsFinal() {
+		synced();
+		this.status.transition(InformerState.STOPPED, "stopped");
+		this.status.watchObserved(true);
+		this.status.errorOccurred(TestWatches.serverError());
+		this.status.listStarted();
+		assertThat(this.status.getState()).isEqualTo(InformerState.STOPPED);
+		assertThat(this.transitions).last().asString().isEqualTo("WATCHING->STOPPED (stopped)");
+	}
+
+	private void synced() {
+		TestWatches.sync(this.status, 2);
+		this.transitions.clear();
+	}
+
+	private static Instant at(String text) {
+		return java.time.Instant.parse(text);
+	}
+
+}
