@@ -1,24 +1,38 @@
 package dev.informer;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The arrows between the packages of the main code, as the package javadocs describe
- * them: autoconfigure → adapters ({@code health}, {@code metrics}, {@code endpoint}) →
- * read model ({@code watch}) → API ({@code dev.informer}); runtime → API, read model and
- * events; {@code runtime.changes} (the on-change filter, pruning, indexes) → API only.
+ * The arrows between the packages of the main code, as the package javadocs and
+ * CONTRIBUTING.md describe them: autoconfigure → adapters ({@code health},
+ * {@code metrics}, {@code endpoint}) → read model ({@code watch}) → API
+ * ({@code dev.informer}); the runtime's core → its rooms ({@code status},
+ * {@code recovery}, {@code kinds}, {@code namespaces}, {@code replicas},
+ * {@code listeners}, {@code changes}) → API, read model and events. No room points back
+ * into the core, and each may use only the rooms its rule names.
  */
 class ArchitectureTests {
 
 	private static final String[] ADAPTERS = { "dev.informer.health..", "dev.informer.metrics..",
 			"dev.informer.endpoint.." };
+
+	private static final String READ_MODEL = "dev.informer.watch..";
 
 	private static final JavaClasses main = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -75,15 +89,73 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void changesDependOnlyOnTheApiAndTheModel() {
-		classes().that()
-			.resideInAPackage("dev.informer.runtime.changes..")
+	void noRoomOfTheRuntimeDependsOnItsCore() {
+		noRoomDependsOnTheCore().check(main);
+	}
+
+	@ParameterizedTest
+	@MethodSource("rooms")
+	void eachRoomOfTheRuntimeDependsOnlyOnWhatItsRuleAllows(String room, ArchRule rule) {
+		rule.check(main);
+	}
+
+	/**
+	 * Each room's test sources hold a {@code BadArrowFixture} with one arrow its rule
+	 * forbids: the rule must find it, so that a rule that cannot fail is caught.
+	 */
+	@ParameterizedTest
+	@MethodSource("rooms")
+	void eachRoomsRuleFailsOnABadArrow(String room, ArchRule rule) throws ClassNotFoundException {
+		JavaClasses fixture = new ClassFileImporter()
+			.importClasses(Class.forName("dev.informer.runtime." + room + ".BadArrowFixture"));
+		assertThat(rule.evaluate(fixture).hasViolation()).as(room).isTrue();
+	}
+
+	@Test
+	void theCoreRuleFailsOnABadArrow() throws ClassNotFoundException {
+		JavaClasses fixture = new ClassFileImporter()
+			.importClasses(Class.forName("dev.informer.runtime.status.BadArrowFixture"));
+		assertThat(noRoomDependsOnTheCore().evaluate(fixture).hasViolation()).isTrue();
+	}
+
+	private static ArchRule noRoomDependsOnTheCore() {
+		return noClasses().that()
+			.resideInAPackage("dev.informer.runtime.*..")
 			.should()
-			.onlyDependOnClassesThat()
-			.resideInAnyPackage("dev.informer", "dev.informer.runtime.changes..", "java..",
-					"io.fabric8.kubernetes.api.model..", "com.fasterxml.jackson.annotation..", "org.jspecify..",
-					"org.springframework.util..")
-			.check(main);
+			.dependOnClassesThat()
+			.resideInAPackage("dev.informer.runtime");
+	}
+
+	/**
+	 * The rooms of the runtime and what each may use besides the API, the JDK, the model
+	 * classes and JSpecify.
+	 */
+	static Stream<Arguments> rooms() {
+		return Stream.of(room("status", READ_MODEL),
+				room("recovery", READ_MODEL, "org.springframework.util.backoff..", "org.apache.commons.logging.."),
+				room("kinds", READ_MODEL, "dev.informer.runtime.changes..", "io.fabric8.kubernetes..",
+						"org.apache.commons.logging..", "org.springframework.util.."),
+				room("namespaces", READ_MODEL, "dev.informer.runtime.status..", "dev.informer.runtime.recovery..",
+						"io.fabric8.kubernetes..", "org.apache.commons.logging.."),
+				room("replicas", READ_MODEL, "dev.informer.event..", "dev.informer.runtime.listeners..",
+						"io.fabric8.kubernetes..", "org.apache.commons.logging..", "org.springframework.context.."),
+				room("listeners", READ_MODEL, "dev.informer.event..", "io.fabric8.kubernetes.api.model..",
+						"org.apache.commons.logging..", "org.slf4j..", "org.springframework.aop..",
+						"org.springframework.beans..", "org.springframework.context..", "org.springframework.core..",
+						"org.springframework.expression..", "org.springframework.util.."),
+				room("changes", "com.fasterxml.jackson.annotation..", "org.springframework.util.."));
+	}
+
+	private static Arguments room(String name, String... others) {
+		List<String> allowed = new ArrayList<>(List.of("dev.informer", "dev.informer.runtime." + name + "..", "java..",
+				"io.fabric8.kubernetes.api.model..", "org.jspecify.."));
+		allowed.addAll(List.of(others));
+		return Arguments.of(name,
+				classes().that()
+					.resideInAPackage("dev.informer.runtime." + name + "..")
+					.should()
+					.onlyDependOnClassesThat()
+					.resideInAnyPackage(allowed.toArray(String[]::new)));
 	}
 
 	@Test

@@ -1,7 +1,8 @@
 package dev.informer.runtime;
 
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,37 +20,51 @@ final class BacklogOverflow implements ListenerQueue.Backlog {
 
 	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
 
-	private final NamespaceInformer<?> watch;
+	private final WatchContext<?> context;
 
-	BacklogOverflow(NamespaceInformer<?> watch) {
-		this.watch = watch;
+	private final LongSupplier upstream;
+
+	private final WatchSettings settings;
+
+	private final BiConsumer<String, String> fail;
+
+	/**
+	 * Create the backlog view of one start of a watch.
+	 * @param context the watch
+	 * @param upstream the changes fabric8 still holds
+	 * @param settings the bound, and the thread that stops the watch
+	 * @param fail stops the watch, with a reason and a message
+	 */
+	BacklogOverflow(WatchContext<?> context, LongSupplier upstream, WatchSettings settings,
+			BiConsumer<String, String> fail) {
+		this.context = context;
+		this.upstream = upstream;
+		this.settings = settings;
+		this.fail = fail;
 	}
 
 	@Override
 	public long upstream() {
-		return this.watch.fabric8Backlog();
+		return this.upstream.getAsLong();
 	}
 
 	@Override
 	public void coalesced(int changes) {
-		this.watch.getStatus().coalesced(changes);
+		this.context.status().coalesced(changes);
 	}
 
 	@Override
 	public void overflowed(long backlog) {
-		long max = this.watch.owner().getBacklog().maxBacklog();
+		long max = this.settings.backlog().maxBacklog();
 		String message = backlog + " changes wait for listeners, informer.delivery.max-backlog is " + max
 				+ " and informer.delivery.overflow is 'fail': the watch stopped. Make the listeners faster, "
 				+ "raise informer.delivery.max-backlog, or set informer.delivery.overflow=coalesce";
-		logger.error("Informer '" + this.watch.definition().getName() + "'" + this.watch.where() + ": " + message);
+		logger.error("Informer '" + this.context.name() + "'" + this.context.where() + ": " + message);
 		// told on fabric8's thread, inside its hand-off: stopping waits for locks taken
-		// in the other order
-		Runnable fail = () -> this.watch.fail(WatchHealthPolicy.BACKLOG_OVERFLOW, message);
-		ScheduledExecutorService scheduler = this.watch.owner().getScheduler();
+		// in
+		// the other order
 		try {
-			if (scheduler != null) {
-				scheduler.execute(fail);
-			}
+			this.settings.scheduler().execute(() -> this.fail.accept(WatchHealthPolicy.BACKLOG_OVERFLOW, message));
 		}
 		catch (RejectedExecutionException ex) {
 			// the informer is stopping

@@ -24,15 +24,11 @@ import dev.informer.ResourceCache;
  */
 final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 
-	private final List<NamespaceInformer<T>> parts;
+	private final WatchSet<T> parts;
 
 	private final Set<String> declaredIndexes;
 
-	CombinedCache(List<NamespaceInformer<T>> parts) {
-		this(parts, Set.of());
-	}
-
-	CombinedCache(List<NamespaceInformer<T>> parts, Set<String> declaredIndexes) {
+	CombinedCache(WatchSet<T> parts, Set<String> declaredIndexes) {
 		this.parts = parts;
 		this.declaredIndexes = declaredIndexes;
 	}
@@ -55,13 +51,13 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	@Override
 	public List<T> list(String namespace) {
 		List<T> result = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts) {
+		for (NamespaceInformer<T> part : this.parts.list()) {
 			String watched = part.getNamespace();
 			if (watched == null) {
 				result.addAll(listAllNamespacesPart(part, namespace));
 			}
 			else if (watched.equals(namespace)) {
-				CachingItemStore<T> store = part.store();
+				CachingItemStore<T> store = part.source().store();
 				if (store != null) {
 					store.values().forEach(result::add);
 				}
@@ -71,7 +67,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	}
 
 	private List<T> listAllNamespacesPart(NamespaceInformer<T> part, String namespace) {
-		SharedIndexInformer<T> informer = part.informer();
+		SharedIndexInformer<T> informer = part.source().informer();
 		if (informer == null) {
 			return List.of();
 		}
@@ -93,8 +89,8 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	public List<T> byIndex(String index, String value) {
 		List<T> result = new ArrayList<>();
 		boolean known = false;
-		for (NamespaceInformer<T> part : this.parts) {
-			SharedIndexInformer<T> informer = part.informer();
+		for (NamespaceInformer<T> part : this.parts.list()) {
+			SharedIndexInformer<T> informer = part.source().informer();
 			if (informer != null && informer.getIndexer().getIndexers().containsKey(index)) {
 				known = true;
 				result.addAll(informer.getIndexer().byIndex(index, value));
@@ -110,8 +106,8 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	public Set<String> indexKeys(String index) {
 		Set<String> keys = new TreeSet<>();
 		boolean known = false;
-		for (NamespaceInformer<T> part : this.parts) {
-			SharedIndexInformer<T> informer = part.informer();
+		for (NamespaceInformer<T> part : this.parts.list()) {
+			SharedIndexInformer<T> informer = part.source().informer();
 			Function<T, List<String>> function = (informer != null) ? informer.getIndexer().getIndexers().get(index)
 					: null;
 			if (function != null) {
@@ -136,7 +132,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	}
 
 	private Stream<CachingItemStore<T>> stores() {
-		return this.parts.stream().map(NamespaceInformer::store).filter((store) -> store != null);
+		return this.parts.stream().map((part) -> part.source().store()).filter((store) -> store != null);
 	}
 
 }

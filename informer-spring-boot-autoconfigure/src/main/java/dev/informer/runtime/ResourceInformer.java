@@ -4,48 +4,42 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.informer.Informer;
+import org.springframework.context.ApplicationEvent;
+
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.ResourceCache;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
-import dev.informer.event.ResourceAddedEvent;
-import dev.informer.event.ResourceDeletedEvent;
-import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.kinds.InformerOperations;
 import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.listeners.ListenerThreads;
+import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RecoveryThread;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
 import dev.informer.runtime.replicas.ReplicatedInformer;
+import dev.informer.runtime.replicas.ShardRanges;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.DeliveryObserver;
 import dev.informer.watch.KubernetesErrors;
@@ -56,15 +50,13 @@ import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
 
 /**
- * One declared informer: one fabric8 informer per declared namespace (or one for all), a
- * cache over all of them, and the status of each.
- * <p>
- * Longer than most classes because it is the runtime's handle on an informer: the
- * {@link dev.informer.Informer} and {@link dev.informer.watch.WatchedInformer} views,
- * start and stop with the threads they own (delivery and recovery), and the events about
- * the whole informer (state changes, sync).
+ * One declared informer: one watch ({@link NamespaceInformer}) per declared namespace, or
+ * one for all, or one per namespace a {@code namespace-selector} matches; a cache over
+ * all of them; the threads its watches share (delivery and recovery); and the events
+ * about the whole informer (state changes, sync).
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public final class ResourceInformer<T extends HasMetadata> implements WatchedInformer<T>, ReplicatedInformer {
 
@@ -76,16 +68,20 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private final RetryPolicy retryPolicy;
 
+	private final RecoveryOptions recovery;
+
 	private final Clock clock;
 
-	private final List<NamespaceInformer<T>> parts = new CopyOnWriteArrayList<>();
+	private final WatchSet<T> watches = new WatchSet<>();
 
 	private final List<WatchSetObserver> watchSetObservers = new CopyOnWriteArrayList<>();
 
 	/** With a namespace selector: what joins and leaves, while running. */
-	private final SelectedNamespaces<T> selection = new SelectedNamespaces<>(this, this.parts, this.watchSetObservers);
+	private final SelectedNamespaces<T> selection;
 
 	private final ResourceCache<T> cache;
+
+	private final NamespaceInformer.Events events = new Events();
 
 	private final AtomicBoolean syncPublished = new AtomicBoolean();
 
@@ -99,11 +95,9 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private volatile Supplier<@Nullable String> shardSelector = () -> null;
 
-	private final RecoveryOptions recovery;
-
 	private volatile BacklogOptions backlog = BacklogOptions.UNBOUNDED;
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	private @Nullable ScheduledExecutorService scheduler;
 
 	private @Nullable ExecutorService executor;
 
@@ -129,47 +123,39 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public ResourceInformer(InformerDefinition<T> definition, InformerEventPublisher publisher, RetryPolicy retryPolicy,
 			RecoveryOptions recovery, Clock clock) {
-		this.recovery = recovery;
 		this.definition = definition;
 		this.publisher = publisher;
 		this.retryPolicy = retryPolicy;
+		this.recovery = recovery;
 		this.clock = clock;
+		this.selection = new SelectedNamespaces<>(new Selection(), this.watches, this.watchSetObservers);
 		List<String> namespaces = definition.getDeclaration().getNamespaces();
 		if (definition.getDeclaration().getNamespaceSelector() != null) {
 			// the namespaces join and leave at runtime, see SelectedNamespaces
 		}
 		else if (namespaces.isEmpty()) {
-			this.parts.add(new NamespaceInformer<>(this, null, clock));
+			this.watches.add(newWatch(null));
 		}
 		else {
-			namespaces.forEach((namespace) -> this.parts.add(new NamespaceInformer<>(this, namespace, clock)));
+			namespaces.forEach((namespace) -> this.watches.add(newWatch(namespace)));
 		}
-		this.cache = new CombinedCache<>(Collections.unmodifiableList(this.parts),
-				definition.getDeclaration().getIndexes().keySet());
+		this.cache = new CombinedCache<>(this.watches, definition.getDeclaration().getIndexes().keySet());
 	}
 
-	/**
-	 * Return what this informer watches.
-	 * @return the definition
-	 */
+	private NamespaceInformer<T> newWatch(@Nullable String namespace) {
+		return new NamespaceInformer<>(this.definition, namespace, this.clock, this.recovery, this.events);
+	}
+
 	@Override
 	public InformerDefinition<T> getDefinition() {
 		return this.definition;
 	}
 
-	/**
-	 * Return the informer's name.
-	 * @return the name
-	 */
 	@Override
 	public String getName() {
 		return this.definition.getName();
 	}
 
-	/**
-	 * Return the cache.
-	 * @return the cache
-	 */
 	@Override
 	public ResourceCache<T> getCache() {
 		return this.cache;
@@ -181,7 +167,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public List<Watch> getWatches() {
-		return this.parts.stream().<Watch>map(NamespaceInformer::getStatus).toList();
+		return this.watches.stream().<Watch>map(NamespaceInformer::getStatus).toList();
 	}
 
 	/**
@@ -190,7 +176,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public boolean isSynced() {
-		return this.parts.stream().allMatch((part) -> part.getStatus().isSynced());
+		return this.watches.stream().allMatch((watch) -> watch.getStatus().isSynced());
 	}
 
 	/**
@@ -208,7 +194,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	@Override
 	public boolean isWatching() {
-		return this.parts.stream().allMatch(NamespaceInformer::isWatching);
+		return this.watches.stream().allMatch(NamespaceInformer::isWatching);
 	}
 
 	/**
@@ -216,7 +202,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * {@link WatchMonitor} every {@link WatchMonitor#DEFAULT_PERIOD sampling period}.
 	 */
 	public void sampleWatches() {
-		this.parts.forEach(NamespaceInformer::sample);
+		this.watches.stream().forEach(NamespaceInformer::sample);
 		this.selection.sample();
 	}
 
@@ -249,69 +235,38 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			});
 	}
 
-	/**
-	 * Publish through {@code gate} from now on, and list and watch with the shard
-	 * selector {@code shardSelector} gives when a watch (re)starts.
-	 * @param gate which objects this replica publishes
-	 * @param shardSelector the API server shard selector, or {@code null} for all objects
-	 */
+	DeliveryObserver getDeliveryObserver() {
+		return this.deliveryObserver;
+	}
+
 	@Override
 	public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
 		this.gate = gate;
 		this.shardSelector = shardSelector;
 	}
 
-	DeliveryGate gate() {
-		return this.gate;
-	}
-
-	@Nullable String shardSelector() {
-		return this.shardSelector.get();
-	}
-
-	/**
-	 * Replay the cached objects {@code gained} selects, in order with each watch's
-	 * events.
-	 * @param gained the objects this replica took over
-	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
-	 */
 	@Override
 	public void replay(Predicate<? super HasMetadata> gained, String reason) {
-		this.parts.forEach((part) -> part.replay(gained, reason));
+		this.watches.stream().forEach((watch) -> watch.replay(gained, reason));
 	}
 
-	/**
-	 * Replay every owned object of each watch whose gate kept back a change this replica
-	 * owed, in order with the watch's events. Call once the gate publishes again.
-	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
-	 */
 	@Override
 	public void replayIfOwed(String reason) {
-		this.parts.forEach((part) -> part.replayIfOwed(reason));
+		this.watches.stream().forEach((watch) -> watch.replayIfOwed(reason));
 	}
 
-	/**
-	 * Relist every watch with the current shard selector, each once a list permit lets
-	 * it, flagging the adds of objects this replica did not publish before as replays.
-	 * Watches not running are left alone; a relist that fails is retried.
-	 * @param delivered the objects this replica published before, by its previous range
-	 */
 	@Override
 	public void relistForRange(Predicate<? super HasMetadata> delivered) {
-		this.parts.forEach((part) -> part.relistForRange(delivered));
+		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered));
 	}
 
-	/**
-	 * Return whether the API server filters this informer's lists by shard selector.
-	 * @param client the client
-	 * @return whether shard selectors are served
-	 */
 	@Override
 	public boolean servesShardSelectors(KubernetesClient client) {
 		// with a namespace-selector no namespace may match yet: ask across all of them
-		NamespaceInformer<T> probe = this.parts.isEmpty() ? new NamespaceInformer<>(this, null, this.clock)
-				: this.parts.get(0);
-		return probe.servesShardSelectors(client);
+		List<NamespaceInformer<T>> watches = this.watches.list();
+		String namespace = watches.isEmpty() ? null : watches.get(0).getNamespace();
+		return InformerOperations.servesShardSelectors(client, this.definition, namespace,
+				ShardRanges.of(0, 1).selector());
 	}
 
 	/**
@@ -324,57 +279,13 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.watchSetObservers.add(observer);
 	}
 
-	InformerEventPublisher getPublisher() {
-		return this.publisher;
-	}
-
 	/**
 	 * Observe the lists of every watch of this informer (an {@code informer.list}
-	 * observation).
+	 * observation). Applies from the next start.
 	 * @param listObserver the observer
 	 */
 	public void setListObserver(ListObserver listObserver) {
 		this.listObserver = listObserver;
-	}
-
-	ListObserver getListObserver() {
-		return this.listObserver;
-	}
-
-	DeliveryObserver getDeliveryObserver() {
-		return this.deliveryObserver;
-	}
-
-	RetryPolicy getRetryPolicy() {
-		if (this.definition.getDeclaration().getNamespaceSelector() == null) {
-			return this.retryPolicy;
-		}
-		return (started, ex) -> {
-			if (this.selection.isStartupSynced()) {
-				// a namespace joining later is retried as a watch that lost access is:
-				// the application is running, and the others are unaffected
-				return this.retryPolicy.shouldRetry(true, ex);
-			}
-			int code = KubernetesErrors.httpCode(ex);
-			if (!started && (code == 401 || code == 403)) {
-				// matching before its RoleBinding exists: retried, see SelectedNamespaces
-				this.selection.forbiddenAtStart();
-				return true;
-			}
-			return this.retryPolicy.shouldRetry(started, ex);
-		};
-	}
-
-	RetryPolicy declaredRetryPolicy() {
-		return this.retryPolicy;
-	}
-
-	Clock clock() {
-		return this.clock;
-	}
-
-	RecoveryOptions getRecovery() {
-		return this.recovery;
 	}
 
 	/**
@@ -393,10 +304,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public BacklogOptions getBacklog() {
 		return this.backlog;
-	}
-
-	@Nullable ScheduledExecutorService getScheduler() {
-		return this.scheduler;
 	}
 
 	/**
@@ -421,7 +328,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
 			ListPermits permits) {
-		return start(client, customizers, permits, null);
+		return start(client, customizers, permits, null, null);
 	}
 
 	/**
@@ -429,25 +336,10 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * {@link #start(KubernetesClient, List, ListPermits)} does; an informer declared with
 	 * a {@code namespace-selector} shares the watch on Namespaces of its selector through
 	 * {@code selections} (or, when {@code null}, has one of its own), and its future
-	 * completes when the namespaces matching at start have synced.
-	 * @param client the client
-	 * @param customizers the customizers to apply before each start
-	 * @param permits the cap on concurrent initial lists, shared by the informers
-	 * @param selections the shared watches on Namespaces, or {@code null}
-	 * @return a future that completes when every namespace has synced, or fails when one
-	 * gave up
-	 */
-	public CompletableFuture<Void> start(KubernetesClient client, List<InformerCustomizer> customizers,
-			ListPermits permits, @Nullable NamespaceSelectorWatches selections) {
-		return start(client, customizers, permits, selections, null);
-	}
-
-	/**
-	 * Start every fabric8 informer, as
-	 * {@link #start(KubernetesClient, List, ListPermits, NamespaceSelectorWatches)} does,
-	 * with listeners run on {@code listenerThreads}, shared with other informers and shut
-	 * down by its owner; or, when {@code null}, on threads of this informer's own, at
-	 * most {@link ListenerThreads#DEFAULT_MAX} at once.
+	 * completes when the namespaces matching at start have synced. Listeners run on
+	 * {@code listenerThreads}, shared with other informers and shut down by its owner;
+	 * or, when {@code null}, on threads of this informer's own, at most
+	 * {@link ListenerThreads#DEFAULT_MAX} at once.
 	 * @param client the client
 	 * @param customizers the customizers to apply before each start
 	 * @param permits the cap on concurrent initial lists, shared by the informers
@@ -461,7 +353,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
 		shutDownScheduler();
-		this.scheduler = recoveryScheduler();
+		ScheduledExecutorService scheduler = RecoveryThread.create(getName());
+		this.scheduler = scheduler;
 		Executor executor;
 		if (listenerThreads != null) {
 			executor = listenerThreads;
@@ -473,23 +366,53 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			executor = own;
 		}
 		String selector = this.definition.getDeclaration().getNamespaceSelector();
+		WatchSettings settings = new WatchSettings(this.publisher, retryPolicy(selector != null), this.recovery,
+				this.backlog, scheduler, this.listObserver, () -> this.deliveryObserver, () -> this.gate,
+				() -> this.shardSelector.get());
+		WatchStart start = new WatchStart(client, customizers, executor, permits, settings);
 		if (selector != null) {
 			NamespaceSelectorWatches shared = (selections != null) ? selections : new NamespaceSelectorWatches(client);
-			return this.selection.start(shared, selector, client, customizers, executor, permits);
+			NamespaceSelectorWatch selection = shared.selection(selector, this.retryPolicy, this.recovery, this.clock,
+					this.recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
+			return this.selection.start(shared, selection, start);
 		}
 		CompletableFuture<Void> result = new CompletableFuture<>();
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts) {
-			CompletableFuture<Void> partSynced = part.start(client, customizers, executor, permits);
-			partSynced.whenComplete((ignored, ex) -> {
+		for (NamespaceInformer<T> watch : this.watches.list()) {
+			CompletableFuture<Void> watchSynced = watch.start(start);
+			watchSynced.whenComplete((ignored, ex) -> {
 				if (ex != null) {
 					result.completeExceptionally(ex);
 				}
 			});
-			synced.add(partSynced);
+			synced.add(watchSynced);
 		}
 		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> result.complete(null));
 		return result;
+	}
+
+	/**
+	 * The retry policy of this informer's watches: with a {@code namespace-selector}, a
+	 * namespace is retried as a watch that lost access is once startup synced (the
+	 * application runs, and the others are unaffected), and a namespace forbidden at
+	 * startup is retried too (matching before its RoleBinding exists, see
+	 * {@link SelectedNamespaces#forbiddenAtStart()}).
+	 */
+	private RetryPolicy retryPolicy(boolean selected) {
+		if (!selected) {
+			return this.retryPolicy;
+		}
+		return (started, ex) -> {
+			if (this.selection.isStartupSynced()) {
+				return this.retryPolicy.shouldRetry(true, ex);
+			}
+			int code = KubernetesErrors.httpCode(ex);
+			if (!started && (code == 401 || code == 403)) {
+				this.selection.forbiddenAtStart();
+				return true;
+			}
+			return this.retryPolicy.shouldRetry(started, ex);
+		};
 	}
 
 	/**
@@ -519,8 +442,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public CompletableFuture<Void> relist(RelistReason reason) {
 		List<CompletableFuture<Void>> listed = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts) {
-			listed.add(part.relist(reason));
+		for (NamespaceInformer<T> watch : this.watches.list()) {
+			listed.add(watch.relist(reason));
 		}
 		return CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new));
 	}
@@ -532,30 +455,13 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public synchronized void stop() {
 		this.selection.stop();
-		this.parts.forEach(NamespaceInformer::stop);
+		this.watches.stream().forEach(NamespaceInformer::stop);
 		shutDownScheduler();
 		ExecutorService executor = this.executor;
 		if (executor != null) {
 			executor.shutdownNow();
 			this.executor = null;
 		}
-	}
-
-	/**
-	 * The thread that replaces fabric8 informers that stopped working (see
-	 * {@link RecoveryOptions}), owned by this informer whether or not a
-	 * {@link WatchMonitor} samples it: none while no replacement is pending.
-	 */
-	private ScheduledExecutorService recoveryScheduler() {
-		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, "informer-" + getName() + "-recovery");
-			thread.setDaemon(true);
-			return thread;
-		});
-		scheduler.setKeepAliveTime(30, TimeUnit.SECONDS);
-		scheduler.allowCoreThreadTimeOut(true);
-		scheduler.setRemoveOnCancelPolicy(true);
-		return scheduler;
 	}
 
 	private void shutDownScheduler() {
@@ -571,29 +477,13 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @return the failed watches
 	 */
 	public List<WatchStatus> getUnsynced() {
-		return this.parts.stream().map(NamespaceInformer::getStatus).filter((status) -> !status.isSynced()).toList();
-	}
-
-	void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
-		this.publisher
-			.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
-	}
-
-	void namespaceSynced() {
-		if (this.definition.getDeclaration().getNamespaceSelector() != null) {
-			// published once the namespaces matching at start synced, see
-			// SelectedNamespaces
-			return;
-		}
-		if (isSynced()) {
-			publishSynced();
-		}
+		return this.watches.stream().map(NamespaceInformer::getStatus).filter((status) -> !status.isSynced()).toList();
 	}
 
 	/**
 	 * Publish the synced event, once per start.
 	 */
-	void publishSynced() {
+	private void publishSynced() {
 		if (this.syncPublished.compareAndSet(false, true)) {
 			Instant started = this.startedAt;
 			Duration timeToSync = (started != null) ? Duration.between(started, this.clock.instant()) : Duration.ZERO;
@@ -604,6 +494,58 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	@Override
 	public String toString() {
 		return "ResourceInformer[" + this.definition + "]";
+	}
+
+	/**
+	 * What the watches tell this informer.
+	 */
+	private final class Events implements NamespaceInformer.Events {
+
+		@Override
+		public void synced() {
+			if (ResourceInformer.this.definition.getDeclaration().getNamespaceSelector() != null) {
+				// published once the namespaces matching at start synced, see
+				// SelectedNamespaces
+				return;
+			}
+			if (isSynced()) {
+				publishSynced();
+			}
+		}
+
+		@Override
+		public void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
+			ResourceInformer.this.publisher
+				.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
+		}
+
+	}
+
+	/**
+	 * What following a {@code namespace-selector} needs of this informer.
+	 */
+	private final class Selection implements SelectedNamespaces.Informer<T> {
+
+		@Override
+		public WatchedInformer<T> view() {
+			return ResourceInformer.this;
+		}
+
+		@Override
+		public NamespaceInformer<T> newWatch(String namespace) {
+			return ResourceInformer.this.newWatch(namespace);
+		}
+
+		@Override
+		public void publish(ApplicationEvent event) {
+			ResourceInformer.this.publisher.publish(event);
+		}
+
+		@Override
+		public void synced() {
+			publishSynced();
+		}
+
 	}
 
 }

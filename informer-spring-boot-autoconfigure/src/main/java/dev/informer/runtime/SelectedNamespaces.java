@@ -10,10 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationEvent;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.event.InformerNamespaceChangedEvent;
@@ -22,6 +23,7 @@ import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchError;
 import dev.informer.watch.WatchSetObserver;
+import dev.informer.watch.WatchedInformer;
 
 /**
  * The namespaces of an informer declared with a {@code namespace-selector}: a
@@ -36,13 +38,13 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private static final Log logger = LogFactory.getLog(SelectedNamespaces.class);
 
-	private final ResourceInformer<T> owner;
+	private final Informer<T> owner;
 
-	private final List<NamespaceInformer<T>> parts;
+	private final WatchSet<T> parts;
 
 	private final List<WatchSetObserver> observers;
 
-	SelectedNamespaces(ResourceInformer<T> owner, List<NamespaceInformer<T>> parts, List<WatchSetObserver> observers) {
+	SelectedNamespaces(Informer<T> owner, WatchSet<T> parts, List<WatchSetObserver> observers) {
 		this.owner = owner;
 		this.parts = parts;
 		this.observers = observers;
@@ -60,32 +62,28 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private @Nullable String selector;
 
-	private @Nullable KubernetesClient client;
-
-	private List<InformerCustomizer> customizers = List.of();
-
-	private @Nullable Executor executor;
-
-	private ListPermits permits = ListPermits.UNLIMITED;
+	private @Nullable WatchStart start;
 
 	private volatile boolean running;
 
 	private volatile boolean startupSynced;
 
-	synchronized CompletableFuture<Void> start(NamespaceSelectorWatches selections, String selector,
-			KubernetesClient client, List<InformerCustomizer> customizers, Executor executor, ListPermits permits) {
+	/**
+	 * Start following the namespaces of a selector.
+	 * @param selections the shared watches on Namespaces
+	 * @param selection the watch of this informer's selector, from {@code selections}
+	 * @param start what each namespace's watch starts with
+	 * @return a future that completes when the namespaces matching at start have synced
+	 */
+	synchronized CompletableFuture<Void> start(NamespaceSelectorWatches selections, NamespaceSelectorWatch selection,
+			WatchStart start) {
 		this.selections = selections;
-		this.selector = selector;
-		this.client = client;
-		this.customizers = List.copyOf(customizers);
-		this.executor = executor;
-		this.permits = permits;
+		this.selector = selection.selector();
+		this.start = start;
 		this.running = true;
 		this.startupSynced = false;
 		this.startupWaits.clear();
 		CompletableFuture<Void> result = new CompletableFuture<>();
-		NamespaceSelectorWatch selection = selections.selection(selector, this.owner.declaredRetryPolicy(),
-				this.owner.getRecovery(), this.owner.clock());
 		this.namespaceSelection = selection;
 		selections.add(selection, this).thenCompose(this::syncedAtStart).whenComplete((ignored, ex) -> {
 			if (ex != null) {
@@ -93,7 +91,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			}
 			else {
 				this.startupSynced = true;
-				this.owner.publishSynced();
+				this.owner.synced();
 				result.complete(null);
 			}
 		});
@@ -107,7 +105,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 */
 	private CompletableFuture<Void> syncedAtStart(Set<String> namespaces) {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts) {
+		for (NamespaceInformer<T> part : this.parts.list()) {
 			if (namespaces.contains(part.getNamespace())) {
 				CompletableFuture<Void> partSynced = new CompletableFuture<>();
 				this.startupWaits.put(part, partSynced);
@@ -150,7 +148,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			WatchError error = part.getStatus().getLastError();
 			if (!waiting.isDone() && error != null && (error.httpCode() == 401 || error.httpCode() == 403)
 					&& !part.getStatus().isSynced()) {
-				logger.warn("Informer '" + this.owner.getName() + "': namespace '" + part.getNamespace()
+				logger.warn("Informer '" + this.owner.view().getName() + "': namespace '" + part.getNamespace()
 						+ "' matches namespace-selector '" + this.selector + "' but listing there is refused (HTTP "
 						+ error.httpCode() + " " + error.reason() + "); not failing startup for it: retrying with "
 						+ "backoff, its health reports " + error.reason() + " until access is granted");
@@ -183,16 +181,15 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		NamespaceInformer<T> part;
 		LeavingNamespace<T> previous;
 		synchronized (this) {
-			if (!this.running || find(namespace) != null) {
+			if (!this.running || this.parts.find(namespace) != null) {
 				return;
 			}
-			part = new NamespaceInformer<>(this.owner, namespace, this.owner.clock());
+			part = this.owner.newWatch(namespace);
 			this.parts.add(part);
 			previous = this.leaving.get(namespace);
 		}
-		this.owner.getPublisher()
-			.publish(new InformerNamespaceChangedEvent(this.owner.getName(), namespace,
-					InformerNamespaceChangedEvent.Change.JOINED, cause));
+		this.owner.publish(new InformerNamespaceChangedEvent(this.owner.view().getName(), namespace,
+				InformerNamespaceChangedEvent.Change.JOINED, cause));
 		if (previous == null) {
 			startPart(part);
 		}
@@ -202,12 +199,11 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	}
 
 	private synchronized void startPart(NamespaceInformer<T> part) {
-		KubernetesClient client = this.client;
-		Executor executor = this.executor;
-		if (this.running && client != null && executor != null && this.parts.contains(part)) {
+		WatchStart start = this.start;
+		if (this.running && start != null && this.parts.contains(part)) {
 			// only now: the meters of a previous watch of this namespace are removed
-			this.observers.forEach((observer) -> observer.watchAdded(this.owner, part.getStatus()));
-			part.start(client, this.customizers, executor, this.permits);
+			this.observers.forEach((observer) -> observer.watchAdded(this.owner.view(), part.getStatus()));
+			part.start(start);
 		}
 	}
 
@@ -216,7 +212,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		NamespaceInformer<T> part;
 		LeavingNamespace<T> leaving;
 		synchronized (this) {
-			part = find(namespace);
+			part = this.parts.find(namespace);
 			if (!this.running || part == null) {
 				return;
 			}
@@ -236,23 +232,13 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	private void leave(LeavingNamespace<T> leaving, String cause) {
 		NamespaceInformer<T> part = leaving.part();
 		String namespace = String.valueOf(part.getNamespace());
-		part.leave(() -> this.owner.getPublisher()
-			.publish(new InformerNamespaceChangedEvent(this.owner.getName(), namespace,
-					InformerNamespaceChangedEvent.Change.LEFT, cause)))
+		part.leave(() -> this.owner.publish(new InformerNamespaceChangedEvent(this.owner.view().getName(), namespace,
+				InformerNamespaceChangedEvent.Change.LEFT, cause)))
 			.whenComplete((ignored, ex) -> {
 				this.leaving.remove(namespace, leaving);
-				this.observers.forEach((observer) -> observer.watchRemoved(this.owner, part.getStatus()));
+				this.observers.forEach((observer) -> observer.watchRemoved(this.owner.view(), part.getStatus()));
 				leaving.done().complete(null);
 			});
-	}
-
-	private @Nullable NamespaceInformer<T> find(String namespace) {
-		for (NamespaceInformer<T> part : this.parts) {
-			if (namespace.equals(part.getNamespace())) {
-				return part;
-			}
-		}
-		return null;
 	}
 
 	void stop() {
@@ -262,11 +248,10 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 				return;
 			}
 			this.running = false;
-			removed = new ArrayList<>(this.parts);
+			removed = new ArrayList<>(this.parts.clear());
 			this.leaving.values().forEach((leaving) -> removed.add(leaving.part()));
 			this.leaving.values().forEach((leaving) -> leaving.done().complete(null));
 			this.leaving.clear();
-			this.parts.clear();
 		}
 		// outside this lock: the selection tells its members under its own
 		NamespaceSelectorWatches selections = this.selections;
@@ -276,11 +261,44 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		}
 		for (NamespaceInformer<T> part : removed) {
 			part.stop();
-			this.observers.forEach((observer) -> observer.watchRemoved(this.owner, part.getStatus()));
+			this.observers.forEach((observer) -> observer.watchRemoved(this.owner.view(), part.getStatus()));
 		}
 	}
 
 	private record LeavingNamespace<T extends HasMetadata>(NamespaceInformer<T> part, CompletableFuture<Void> done) {
+
+	}
+
+	/**
+	 * What following a selection needs of its informer.
+	 *
+	 * @param <T> the resource type
+	 */
+	interface Informer<T extends HasMetadata> {
+
+		/**
+		 * Return the informer, as watch-set observers are told of it.
+		 * @return the informer
+		 */
+		WatchedInformer<T> view();
+
+		/**
+		 * Create the watch of a namespace that joined; it starts later.
+		 * @param namespace the namespace
+		 * @return the watch
+		 */
+		NamespaceInformer<T> newWatch(String namespace);
+
+		/**
+		 * Publish an event of the informer.
+		 * @param event the event
+		 */
+		void publish(ApplicationEvent event);
+
+		/**
+		 * The namespaces matching at start have synced.
+		 */
+		void synced();
 
 	}
 

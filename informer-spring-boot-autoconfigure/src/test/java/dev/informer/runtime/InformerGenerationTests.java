@@ -1,13 +1,30 @@
 package dev.informer.runtime;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import dev.informer.InformerDefinition;
+import dev.informer.runtime.kinds.InformerOperations;
+import dev.informer.runtime.listeners.BacklogOptions;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.RecoveryThread;
+import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.GatedListeners;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.test.MockApiServer;
+import dev.informer.watch.DeliveryObserver;
+import dev.informer.watch.ListObserver;
+import dev.informer.watch.RelistReason;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,9 +37,7 @@ class InformerGenerationTests {
 	@Test
 	void aGenerationRetiredBeforeItsPermitArrivedStartsNothingAndGivesThePermitBack() {
 		try (MockApiServer mock = MockApiServer.crud()) {
-			ResourceInformer<ConfigMap> informer = TestWatches.configMaps(Clock.systemUTC(), "permits");
-			NamespaceInformer<ConfigMap> watch = new NamespaceInformer<>(informer, "permits", Clock.systemUTC());
-			InformerGeneration<ConfigMap> generation = new InformerGeneration<>(watch, mock.client(), List.of());
+			InformerGeneration<ConfigMap> generation = generation(mock.client(), "permits");
 			// another thread stopped or relisted the watch between the permit's check and
 			// the start
 			generation.retire();
@@ -30,6 +45,37 @@ class InformerGenerationTests {
 			generation.start(released::incrementAndGet);
 			assertThat(released).hasValue(1);
 		}
+	}
+
+	private static InformerGeneration<ConfigMap> generation(KubernetesClient client, String namespace) {
+		Clock clock = Clock.systemUTC();
+		InformerDefinition<ConfigMap> definition = TestWatches.configMaps(clock, namespace).getDefinition();
+		WatchStatus status = new WatchStatus(namespace, Duration.ZERO, clock, (watch, previous, current, cause) -> {
+		});
+		WatchContext<ConfigMap> context = new WatchContext<>(definition, namespace, status, clock);
+		WatchSettings settings = new WatchSettings(new InformerEventPublisher(), RetryPolicy.standard(false),
+				RecoveryOptions.DEFAULT, BacklogOptions.UNBOUNDED, RecoveryThread.create("test"), ListObserver.NONE,
+				() -> DeliveryObserver.NONE, () -> DeliveryGate.ALL, () -> null);
+		ListenerQueue queue = new ListenerQueue(Runnable::run);
+		Pipeline<ConfigMap> pipeline = new Pipeline<>(new ChangeLog<>(definition.getDeclaration()), queue,
+				new GatedListeners<>(queue, settings.gate(), () -> null, new CountingPublisher<>(context, settings)));
+		return new InformerGeneration<>(context, pipeline, settings,
+				InformerOperations.informer(client, definition, namespace, false, null), RelistReason.INITIAL, false,
+				List.of(), new InformerGeneration.Owner<>() {
+
+					@Override
+					public void synced(@Nullable Throwable failure) {
+					}
+
+					@Override
+					public void stopped(InformerGeneration<ConfigMap> generation, String why) {
+					}
+
+					@Override
+					public void watchListRefused(InformerGeneration<ConfigMap> generation, Throwable refusal) {
+					}
+
+				});
 	}
 
 }

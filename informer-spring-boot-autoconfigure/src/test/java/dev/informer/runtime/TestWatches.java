@@ -55,7 +55,7 @@ public final class TestWatches {
 	}
 
 	public static void sync(Watch watch, int items) {
-		status(watch).listStarted();
+		status(watch).listStarted(RelistReason.INITIAL);
 		status(watch).listCompleted(items);
 	}
 
@@ -69,12 +69,11 @@ public final class TestWatches {
 
 	public static void fail(Watch watch, Throwable ex) {
 		status(watch).errorOccurred(ex);
-		status(watch).transition(InformerState.FAILED, "gave up");
+		status(watch).gaveUp("gave up");
 	}
 
 	public static void relist(Watch watch, RelistReason reason, int items) {
-		status(watch).relistRequested(reason);
-		status(watch).listStarted();
+		status(watch).listStarted(reason);
 		status(watch).listCompleted(items);
 	}
 

@@ -4,10 +4,14 @@ import java.net.URI;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadataList;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.internal.HasMetadataOperationsImpl;
@@ -17,8 +21,11 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 import io.fabric8.kubernetes.client.impl.BaseClient;
 import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.jspecify.annotations.Nullable;
 
 import dev.informer.CacheMode;
+import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 
 /**
@@ -33,6 +40,12 @@ import dev.informer.InformerDefinition;
  * server's metadata representation to its own requests only, and carries a copy of the
  * configuration with watch-list on. The application's client is never changed, and the
  * derived one is never closed: closing it would close the shared HTTP client.
+ * <p>
+ * One watch lists and watches that operation in its namespace (or all of them), with the
+ * declared selectors, page size and resync period, and, for a sharded replica, its shard
+ * range.
+ *
+ * @since 0.1.0
  */
 public final class InformerOperations {
 
@@ -77,6 +90,75 @@ public final class InformerOperations {
 			return (MixedOperation) derived.genericKubernetesResources(context(definition));
 		}
 		return derived.resources(definition.getResourceClass());
+	}
+
+	/**
+	 * Create the fabric8 informer of one watch, not started.
+	 * @param <T> the resource type
+	 * @param client the application's client
+	 * @param definition what to watch
+	 * @param namespace the watch's namespace, {@code null} for all namespaces or cluster
+	 * scope
+	 * @param watchList whether the informer gets its initial state from a watch-list
+	 * @param shardSelector the shard range this replica lists and watches, or
+	 * {@code null} for every object
+	 * @return the informer
+	 */
+	public static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client,
+			InformerDefinition<T> definition, @Nullable String namespace, boolean watchList,
+			@Nullable String shardSelector) {
+		FilterWatchListDeletable<T, ?, ?> filtered = forWatch(client, definition, namespace, watchList);
+		if (shardSelector != null) {
+			filtered = filtered.withShardSelector(shardSelector);
+		}
+		InformerDeclaration declaration = definition.getDeclaration();
+		Long limit = (declaration.getListPageSize() > 0) ? declaration.getListPageSize() : null;
+		return filtered.withLimit(limit).runnableInformer(declaration.getResyncPeriod().toMillis());
+	}
+
+	/**
+	 * Return whether the API server filters the lists of one watch by shard selector: it
+	 * then says so in the list's metadata. One request for at most one object.
+	 * @param client the application's client
+	 * @param definition what to watch
+	 * @param namespace the watch's namespace, {@code null} for all namespaces or cluster
+	 * scope
+	 * @param shardSelector a shard selector to ask with
+	 * @return whether shard selectors are served
+	 */
+	public static boolean servesShardSelectors(KubernetesClient client, InformerDefinition<?> definition,
+			@Nullable String namespace, String shardSelector) {
+		Object list = forWatch(client, definition, namespace, definition.getDeclaration().isWatchList())
+			.withShardSelector(shardSelector)
+			.list(new ListOptionsBuilder().withLimit(1L).build());
+		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
+		return metadata != null && metadata.getShardInfo() != null;
+	}
+
+	private static <T extends HasMetadata> FilterWatchListDeletable<T, ?, ?> forWatch(KubernetesClient client,
+			InformerDefinition<T> definition, @Nullable String namespace, boolean watchList) {
+		MixedOperation<T, ?, ?> operation = of(client, definition, watchList);
+		FilterWatchListDeletable<T, ?, ?> filtered;
+		if (namespace != null) {
+			filtered = operation.inNamespace(namespace);
+		}
+		else if (definition.isNamespaced()) {
+			filtered = operation.inAnyNamespace();
+		}
+		else {
+			filtered = operation;
+		}
+		InformerDeclaration declaration = definition.getDeclaration();
+		if (declaration.getLabelSelector() != null) {
+			filtered = filtered.withLabelSelector(declaration.getLabelSelector());
+		}
+		if (declaration.getFieldSelector() != null) {
+			// the whole selector as one key without a value, which fabric8 sends as it
+			// is:
+			// its map by field would keep one requirement per field and not escape values
+			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
+		}
+		return filtered;
 	}
 
 	private static KubernetesClient derive(KubernetesClient client, boolean metadataOnly, boolean watchList) {

@@ -30,7 +30,6 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerStartupException;
 import dev.informer.InvalidInformerDeclarationException;
-import dev.informer.runtime.TrainingRun;
 import dev.informer.runtime.changes.ModelPathCheck;
 import dev.informer.watch.KubernetesErrors;
 
@@ -86,11 +85,12 @@ public class ResourceKindResolver {
 	}
 
 	/**
-	 * Create a resolver that never asks the server, for a {@link TrainingRun}: a kind
-	 * with a model class (fabric8's, or a declared {@code type}) takes its plural and
-	 * scope from it, a kind without one is taken as a namespaced
-	 * {@link GenericKubernetesResource} with its plural derived from the kind. Nothing is
-	 * checked against the server, so only a run whose informers never start may use it.
+	 * Create a resolver that never asks the server, for a training run (see
+	 * {@code TrainingRun}): a kind with a model class (fabric8's, or a declared
+	 * {@code type}) takes its plural and scope from it, a kind without one is taken as a
+	 * namespaced {@link GenericKubernetesResource} with its plural derived from the kind.
+	 * Nothing is checked against the server, so only a run whose informers never start
+	 * may use it.
 	 * @param classLoader the class loader for declared types
 	 * @return the resolver
 	 */

@@ -18,17 +18,16 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.backoff.BackOffExecution;
-
 import dev.informer.InformerState;
-import dev.informer.runtime.WatchMonitor;
+import dev.informer.runtime.recovery.RecoveryCheck;
 import dev.informer.runtime.recovery.RecoveryOptions;
+import dev.informer.runtime.recovery.ReplacementBackOff;
 import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.status.ListTrigger;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
-import dev.informer.watch.WatchSnapshot;
 
 /**
  * One watch on Namespaces with a label selector applied by the API server, shared by
@@ -36,11 +35,11 @@ import dev.informer.watch.WatchSnapshot;
  * which namespaces join (start matching: created or labelled) and leave (stop matching:
  * unlabelled, which the server reports as a deletion from the selection, or deleted).
  * <p>
- * A watch like any other: its {@link #status() status} is sampled by the
- * {@link WatchMonitor} (through its first member) and read by health and metrics, and a
- * fabric8 informer that stopped, keeps failing or stalled is replaced, as
- * {@link RecoveryOptions} say, by one seeded with the namespaces known, so that its list
- * reports only what changed meanwhile (namespaces that stopped matching leave).
+ * A watch like any other: its {@link #status() status} is sampled by the watch monitor
+ * (through its first member) and read by health and metrics, and a fabric8 informer that
+ * stopped, keeps failing or stalled is replaced, as {@link RecoveryOptions} say, by one
+ * seeded with the namespaces known, so that its list reports only what changed meanwhile
+ * (namespaces that stopped matching leave).
  * <p>
  * Members are told under this selection's lock, so that a member's first namespaces
  * (those matching when it joined) and the changes after them reach it in order.
@@ -67,22 +66,23 @@ public final class NamespaceSelectorWatch {
 
 	private @Nullable CompletableFuture<Void> started;
 
-	private @Nullable BackOffExecution backOff;
+	private final ReplacementBackOff backOff;
 
 	private @Nullable Instant nextReplacementAt;
 
 	private volatile boolean stopped;
 
 	NamespaceSelectorWatch(KubernetesClient client, String selector, RetryPolicy retryPolicy, RecoveryOptions recovery,
-			Clock clock) {
+			Clock clock, int availabilitySamples) {
 		this.client = client;
 		this.selector = selector;
 		this.retryPolicy = retryPolicy;
 		this.recovery = recovery;
+		this.backOff = new ReplacementBackOff(recovery);
 		this.clock = clock;
 		this.status = new WatchStatus(null, Duration.ZERO, clock, (status, previous, next, cause) -> {
-		}, recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
-		this.current = new Generation(List.of());
+		}, availabilitySamples);
+		this.current = new Generation(List.of(), RelistReason.INITIAL);
 		this.status.live(new WatchStatus.Live() {
 
 			@Override
@@ -103,7 +103,7 @@ public final class NamespaceSelectorWatch {
 		});
 	}
 
-	String selector() {
+	public String selector() {
 		return this.selector;
 	}
 
@@ -157,7 +157,7 @@ public final class NamespaceSelectorWatch {
 	synchronized void stop() {
 		this.stopped = true;
 		this.current.informer.stop();
-		this.status.transition(InformerState.STOPPED, "stopped");
+		this.status.stopped();
 	}
 
 	/**
@@ -179,64 +179,39 @@ public final class NamespaceSelectorWatch {
 	}
 
 	private void checkRecovery(Generation generation) {
-		if (!this.status.isSynced()) {
-			// the initial list is retried by fabric8 until the server answers; startup
-			// judges it
-			return;
-		}
-		if (!generation.informer.isRunning()) {
-			replace(generation, RelistReason.STOPPED, "fabric8 stopped the informer");
-			return;
-		}
-		Instant listedAt = generation.listedAt;
-		if (generation.listing || listedAt == null) {
-			// listing, or retrying its list: a replacement would only list again
-			return;
-		}
-		WatchSnapshot snapshot = this.status.snapshot();
-		Instant notWatchingSince = snapshot.notWatchingSince();
-		if (snapshot.isFlapping(this.recovery.minAvailability(), this.recovery.availabilityWindow())) {
-			replace(generation, RelistReason.FLAPPING, "the watch keeps failing");
-		}
-		else if (notWatchingSince != null) {
-			Instant since = notWatchingSince.isAfter(listedAt) ? notWatchingSince : listedAt;
-			if (Duration.between(since, this.clock.instant()).compareTo(this.recovery.replaceStalledAfter()) > 0) {
-				replace(generation, RelistReason.STALLED,
-						"no watch for more than " + this.recovery.replaceStalledAfter().toSeconds() + " s");
+		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.status,
+				new RecoveryCheck.Source(generation.informer.isRunning(), generation.listing, generation.listedAt),
+				this.clock.instant(), this.recovery);
+		switch (diagnosis.outcome()) {
+			case REPLACE -> replace(generation, diagnosis.reason(), diagnosis.why());
+			case HEALTHY -> healthy();
+			case NOTHING -> {
 			}
 		}
-		else if (snapshot.availability().share() >= 0.9) {
-			synchronized (this) {
-				this.backOff = null;
-				this.nextReplacementAt = null;
-			}
-		}
+	}
+
+	private synchronized void healthy() {
+		this.backOff.reset();
+		this.nextReplacementAt = null;
 	}
 
 	/**
 	 * Stop the current fabric8 informer and start one seeded with the namespaces it knew,
 	 * unless a replacement came too recently (the backoff between replacements).
 	 */
-	private synchronized void replace(Generation generation, RelistReason reason, String why) {
+	private synchronized void replace(Generation generation, @Nullable RelistReason reason, String why) {
 		Instant now = this.clock.instant();
-		if (this.stopped || generation != this.current
+		if (this.stopped || generation != this.current || reason == null
 				|| (this.nextReplacementAt != null && now.isBefore(this.nextReplacementAt))) {
 			return;
 		}
-		BackOffExecution execution = this.backOff;
-		if (execution == null) {
-			execution = this.recovery.backOff().start();
-			this.backOff = execution;
-		}
-		long delay = execution.nextBackOff();
-		this.nextReplacementAt = (delay == BackOffExecution.STOP) ? null : now.plusMillis(delay);
+		this.nextReplacementAt = now.plusMillis(this.backOff.nextDelay());
 		logger.warn("Namespace watch of selector '" + this.selector + "': " + why + "; replacing it with a fresh "
 				+ "informer, seeded with the " + generation.informer.getStore().list().size() + " namespaces known");
 		List<Namespace> known = generation.informer.getStore().list();
 		generation.informer.stop();
-		this.status.relistRequested(reason);
 		this.status.resetAvailability();
-		Generation next = new Generation(known);
+		Generation next = new Generation(known, reason);
 		this.current = next;
 		next.informer.start();
 	}
@@ -258,7 +233,10 @@ public final class NamespaceSelectorWatch {
 
 		private volatile @Nullable Instant listedAt;
 
-		Generation(List<Namespace> known) {
+		private final ListTrigger trigger;
+
+		Generation(List<Namespace> known, RelistReason trigger) {
+			this.trigger = new ListTrigger(trigger);
 			NamespaceSelectorWatch selection = NamespaceSelectorWatch.this;
 			this.informer = selection.client.namespaces().withLabelSelector(selection.selector).runnableInformer(0);
 			if (!known.isEmpty()) {
@@ -278,13 +256,14 @@ public final class NamespaceSelectorWatch {
 				if (!isCurrent()) {
 					return false;
 				}
+				this.trigger.failed(ex);
 				selection.status.errorOccurred(ex);
 				// a replacement has not started, but the watch had synced before
 				boolean retry = selection.retryPolicy.shouldRetry(isStarted || selection.status.isSynced(), ex);
 				logger.warn("Namespace watch of selector '" + selection.selector + "': " + KubernetesErrors.describe(ex)
 						+ (retry ? "; retrying with backoff" : "; not retrying"));
 				if (!retry) {
-					selection.status.transition(InformerState.FAILED, "gave up");
+					selection.status.gaveUp("gave up");
 				}
 				return retry;
 			}
@@ -301,7 +280,7 @@ public final class NamespaceSelectorWatch {
 		public void onBeforeList(String resourceVersion) {
 			if (isCurrent()) {
 				this.listing = true;
-				NamespaceSelectorWatch.this.status.listStarted();
+				NamespaceSelectorWatch.this.status.listStarted(this.trigger.next());
 			}
 		}
 
@@ -310,6 +289,7 @@ public final class NamespaceSelectorWatch {
 			if (isCurrent()) {
 				this.listing = false;
 				this.listedAt = NamespaceSelectorWatch.this.clock.instant();
+				this.trigger.listed();
 				NamespaceSelectorWatch.this.status.listCompleted(this.informer.getStore().list().size());
 			}
 		}

@@ -31,17 +31,27 @@ public final class NamespaceSelectorWatches {
 	}
 
 	/**
-	 * Return the selection of a selector, creating it on first use with the first
-	 * member's retry policy, recovery options and clock; {@link #add} its members.
+	 * Return the watch of a selector, creating it on first use with the first member's
+	 * retry policy, recovery options and clock; {@link #add} its members.
+	 * @param selector the label selector
+	 * @param retryPolicy whether fabric8 retries after an error
+	 * @param recovery when its fabric8 informer is replaced
+	 * @param clock the clock for status times
+	 * @param availabilitySamples the samples of its availability window
+	 * @return the watch
 	 */
 	public synchronized NamespaceSelectorWatch selection(String selector, RetryPolicy retryPolicy,
-			RecoveryOptions recovery, Clock clock) {
-		return this.selections.computeIfAbsent(selector,
-				(key) -> new NamespaceSelectorWatch(this.client, key, retryPolicy, recovery, clock));
+			RecoveryOptions recovery, Clock clock, int availabilitySamples) {
+		return this.selections.computeIfAbsent(selector, (key) -> new NamespaceSelectorWatch(this.client, key,
+				retryPolicy, recovery, clock, availabilitySamples));
 	}
 
 	/**
 	 * Add a member to a selection.
+	 * @param selection the selection
+	 * @param member the member
+	 * @return a future that completes, once the namespaces have been listed, with the
+	 * namespaces matching then
 	 */
 	public CompletableFuture<Set<String>> add(NamespaceSelectorWatch selection, NamespaceSelectorWatch.Member member) {
 		// outside this lock: the selection tells the member of its namespaces under its

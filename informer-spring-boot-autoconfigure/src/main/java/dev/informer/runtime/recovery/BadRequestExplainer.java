@@ -5,7 +5,6 @@ import org.apache.commons.logging.LogFactory;
 
 import dev.informer.InformerDeclaration;
 import dev.informer.InvalidInformerDeclarationException;
-import dev.informer.runtime.ResourceInformer;
 import dev.informer.watch.KubernetesErrors;
 
 /**
@@ -15,7 +14,7 @@ import dev.informer.watch.KubernetesErrors;
  */
 final class BadRequestExplainer implements RetryPolicy {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(BadRequestExplainer.class);
 
 	private final RetryPolicy delegate;
 

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.InformerState;
-import dev.informer.runtime.WatchMonitor;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.ListCycle;
@@ -19,8 +18,8 @@ import dev.informer.watch.WatchSnapshot;
 
 /**
  * Records what one watch (one fabric8 informer: a namespace of an informer, or all of it)
- * does, from fabric8's callbacks and from samples of the watch connection
- * ({@link WatchMonitor}), into its {@link WatchStateMachine state}, {@link WatchCounters
+ * does, from fabric8's callbacks and from samples of the watch connection (the runtime's
+ * watch monitor), into its {@link WatchStateMachine state}, {@link WatchCounters
  * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles
  * resync cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data.
  * Longer than most classes because each thing that happens to a watch (list started or
@@ -29,9 +28,9 @@ import dev.informer.watch.WatchSnapshot;
  * <p>
  * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when
  * it closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
- * {@link #getNotWatchingSince()} are as fresh as the last sample
- * ({@link WatchMonitor#DEFAULT_PERIOD}), and a loss shorter than the sampling period may
- * go uncounted in {@link #getReconnects()}.
+ * {@link #getNotWatchingSince()} are as fresh as the last sample (a quarter of a second
+ * by default), and a loss shorter than the sampling period may go uncounted in
+ * {@link #getReconnects()}.
  */
 public final class WatchStatus implements Watch {
 
@@ -56,8 +55,6 @@ public final class WatchStatus implements Watch {
 	private volatile @Nullable ListCycle lastList;
 
 	private volatile @Nullable Instant listStartedAt;
-
-	private volatile RelistReason nextListTrigger = RelistReason.INITIAL;
 
 	// the trigger of the list in progress: fabric8 retries a failed list without a new
 	// onBeforeList, and the errors of those attempts must not relabel it
@@ -150,22 +147,51 @@ public final class WatchStatus implements Watch {
 		return (version != null && version.isAfter(event)) ? version : event;
 	}
 
-	public void transition(InformerState next, String cause) {
+	/**
+	 * Record that the watch gave up: an error it does not retry, or a fabric8 informer
+	 * that could not be created.
+	 * @param cause why, as the state change says
+	 */
+	public void gaveUp(String cause) {
+		step(WatchStateMachine.Event.GAVE_UP, cause);
+	}
+
+	/**
+	 * Record that the watch's fabric8 informer was stopped to be replaced.
+	 * @param delayMillis when the replacement starts
+	 * @param why what was wrong with it
+	 */
+	public void replacing(long delayMillis, String why) {
+		step(WatchStateMachine.Event.REPLACING, "replacing in " + delayMillis + " ms: " + why);
+	}
+
+	/**
+	 * Record that the watch stopped.
+	 */
+	public void stopped() {
+		step(WatchStateMachine.Event.STOPPED, "stopped");
+	}
+
+	private void step(WatchStateMachine.Event event, String cause) {
 		WatchStateMachine.Change change;
 		synchronized (this) {
-			change = this.state.moveTo(next, cause, this.clock.instant());
+			change = this.state.step(event, cause, this.clock.instant());
 		}
 		fire(change);
 	}
 
-	public void listStarted() {
+	/**
+	 * Record that a list started.
+	 * @param trigger why, as the fabric8 informer knows it (see {@link ListTrigger}); an
+	 * initial list whatever it says while the watch has not synced
+	 */
+	public void listStarted(RelistReason trigger) {
 		WatchStateMachine.Change change;
 		synchronized (this) {
 			Instant now = this.clock.instant();
 			this.listStartedAt = now;
 			notWatching(now);
 			if (isSynced()) {
-				RelistReason trigger = this.nextListTrigger;
 				this.listTrigger = trigger;
 				this.counters.relisted(trigger);
 				// only relists fabric8 started by itself; manual ones and replacements
@@ -173,11 +199,11 @@ public final class WatchStatus implements Watch {
 				if (trigger.isByFabric8()) {
 					this.availability.relistedByFabric8(now);
 				}
-				change = this.state.moveTo(InformerState.RELISTING, "relist (" + trigger + ")", now);
+				change = this.state.step(WatchStateMachine.Event.RELIST_STARTED, "relist (" + trigger + ")", now);
 			}
 			else {
 				this.listTrigger = RelistReason.INITIAL;
-				change = this.state.moveTo(InformerState.LISTING, "initial list", now);
+				change = this.state.step(WatchStateMachine.Event.LIST_STARTED, "initial list", now);
 			}
 		}
 		fire(change);
@@ -198,8 +224,6 @@ public final class WatchStatus implements Watch {
 			RelistReason trigger = isSynced() ? this.listTrigger : RelistReason.INITIAL;
 			this.lastList = new ListCycle((started != null) ? started : now, duration, items, trigger);
 			this.counters.listCompleted(duration);
-			// without an error reported first, fabric8 only lists again after 410 Gone
-			this.nextListTrigger = RelistReason.GONE;
 			// the watch opens right after the list: it is not open yet
 			notWatching(now);
 			first = this.syncedAt == null;
@@ -207,7 +231,7 @@ public final class WatchStatus implements Watch {
 				this.syncedAt = now;
 			}
 			String cause = (trigger == RelistReason.INITIAL) ? "initial list" : "relist (" + trigger + ")";
-			change = this.state.moveTo(InformerState.WATCHING, cause + " completed", now);
+			change = this.state.step(WatchStateMachine.Event.LIST_COMPLETED, cause + " completed", now);
 		}
 		fire(change);
 		return first;
@@ -230,9 +254,7 @@ public final class WatchStatus implements Watch {
 				this.notWatchingSince = null;
 				if (!this.watchSeen) {
 					this.watchSeen = true;
-					if (this.state.state() == InformerState.RECONNECTING) {
-						change = this.state.moveTo(InformerState.WATCHING, "watch re-established", now);
-					}
+					change = this.state.step(WatchStateMachine.Event.WATCH_RESUMED, "watch re-established", now);
 				}
 			}
 			else if (this.watchSeen) {
@@ -243,9 +265,7 @@ public final class WatchStatus implements Watch {
 				if (isSynced()) {
 					this.counters.reconnected();
 					this.availability.lost(now);
-					if (this.state.state() == InformerState.WATCHING) {
-						change = this.state.moveTo(InformerState.RECONNECTING, "watch closed", now);
-					}
+					change = this.state.step(WatchStateMachine.Event.WATCH_LOST, "watch closed", now);
 				}
 			}
 		}
@@ -297,7 +317,7 @@ public final class WatchStatus implements Watch {
 			Instant now = this.clock.instant();
 			this.lastError = new WatchError(now, 0, reason, message);
 			this.counters.failed();
-			change = this.state.moveTo(InformerState.FAILED, message, now);
+			change = this.state.step(WatchStateMachine.Event.GAVE_UP, message, now);
 		}
 		fire(change);
 	}
@@ -317,13 +337,12 @@ public final class WatchStatus implements Watch {
 			int code = KubernetesErrors.httpCode(ex);
 			this.lastError = new WatchError(now, code, KubernetesErrors.reason(ex), KubernetesErrors.message(ex));
 			this.counters.failed();
-			this.nextListTrigger = (code == 410) ? RelistReason.GONE : RelistReason.ERROR;
 			if (isSynced() && code != 410) {
 				if (this.watchSeen) {
 					this.counters.reconnected();
 				}
 				notWatching(now);
-				change = this.state.moveTo(InformerState.RECONNECTING,
+				change = this.state.step(WatchStateMachine.Event.WATCH_FAILED,
 						((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex), now);
 			}
 		}
@@ -347,7 +366,7 @@ public final class WatchStatus implements Watch {
 	 */
 	public void declarationFailed(String message) {
 		this.lastError = new WatchError(this.clock.instant(), 0, "InvalidDeclaration", message);
-		transition(InformerState.FAILED, message);
+		step(WatchStateMachine.Event.GAVE_UP, message);
 	}
 
 	/**
@@ -358,16 +377,11 @@ public final class WatchStatus implements Watch {
 		synchronized (this) {
 			this.state.restart(this.clock.instant());
 			this.syncedAt = null;
-			this.nextListTrigger = RelistReason.INITIAL;
 			this.notWatchingSince = null;
 			this.watching = false;
 			this.watchSeen = false;
 		}
 		resetAvailability();
-	}
-
-	public void relistRequested(RelistReason reason) {
-		this.nextListTrigger = reason;
 	}
 
 	/**

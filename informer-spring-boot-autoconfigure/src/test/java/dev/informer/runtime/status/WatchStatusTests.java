@@ -29,7 +29,7 @@ class WatchStatusTests {
 
 	@Test
 	void theInitialListSyncsAndEveryTransitionIsReportedWithItsCause() {
-		this.status.listStarted();
+		this.status.listStarted(RelistReason.INITIAL);
 		this.clock.advance(Duration.ofMillis(250));
 		assertThat(this.status.listCompleted(3)).isTrue();
 		assertThat(this.status.isSynced()).isTrue();
@@ -67,7 +67,7 @@ class WatchStatusTests {
 
 	@Test
 	void theWatchIsNotOpenUntilASampleFindsItOpenAfterTheList() {
-		this.status.listStarted();
+		this.status.listStarted(RelistReason.INITIAL);
 		this.status.listCompleted(0);
 		assertThat(this.status.isWatching()).isFalse();
 		assertThat(this.status.getNotWatchingSince()).isEqualTo(this.clock.instant());
@@ -98,13 +98,19 @@ class WatchStatusTests {
 	@Test
 	void relistsAreCountedByTrigger() {
 		synced();
-		TestWatches.relist(this.status, RelistReason.MANUAL, 4);
+		// what a fabric8 informer created by a manual relist reports, as it happens
+		ListTrigger trigger = new ListTrigger(RelistReason.MANUAL);
+		this.status.listStarted(trigger.next());
+		trigger.listed();
+		this.status.listCompleted(4);
 		assertThat(this.status.getLastList().trigger()).isEqualTo(RelistReason.MANUAL);
 		// fabric8 lists again without reporting an error only after 410 Gone
-		this.status.listStarted();
+		this.status.listStarted(trigger.next());
+		trigger.listed();
 		this.status.listCompleted(4);
+		trigger.failed(TestWatches.serverError());
 		this.status.errorOccurred(TestWatches.serverError());
-		this.status.listStarted();
+		this.status.listStarted(trigger.next());
 		assertThat(this.status.getState()).isEqualTo(InformerState.RELISTING);
 		this.status.listCompleted(4);
 		assertThat(this.status.getRelists()).containsEntry("manual", 1L)
@@ -155,10 +161,10 @@ class WatchStatusTests {
 	@Test
 	void stoppedIsFinal() {
 		synced();
-		this.status.transition(InformerState.STOPPED, "stopped");
+		this.status.stopped();
 		this.status.watchObserved(true);
 		this.status.errorOccurred(TestWatches.serverError());
-		this.status.listStarted();
+		this.status.listStarted(RelistReason.ERROR);
 		assertThat(this.status.getState()).isEqualTo(InformerState.STOPPED);
 		assertThat(this.transitions).last().asString().isEqualTo("WATCHING->STOPPED (stopped)");
 	}

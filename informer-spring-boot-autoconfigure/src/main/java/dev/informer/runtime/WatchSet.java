@@ -1,0 +1,63 @@
+package dev.informer.runtime;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The watches of one informer: fixed for declared namespaces, joining and leaving with a
+ * {@code namespace-selector}. Read without locking, in the order the watches were added.
+ *
+ * @param <T> the resource type
+ */
+final class WatchSet<T extends HasMetadata> {
+
+	private final List<NamespaceInformer<T>> watches = new CopyOnWriteArrayList<>();
+
+	void add(NamespaceInformer<T> watch) {
+		this.watches.add(watch);
+	}
+
+	boolean remove(NamespaceInformer<T> watch) {
+		return this.watches.remove(watch);
+	}
+
+	boolean contains(NamespaceInformer<T> watch) {
+		return this.watches.contains(watch);
+	}
+
+	@Nullable NamespaceInformer<T> find(String namespace) {
+		for (NamespaceInformer<T> watch : this.watches) {
+			if (namespace.equals(watch.getNamespace())) {
+				return watch;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the watches now.
+	 * @return an unmodifiable snapshot
+	 */
+	List<NamespaceInformer<T>> list() {
+		return List.copyOf(this.watches);
+	}
+
+	Stream<NamespaceInformer<T>> stream() {
+		return this.watches.stream();
+	}
+
+	/**
+	 * Remove every watch.
+	 * @return the watches removed
+	 */
+	List<NamespaceInformer<T>> clear() {
+		List<NamespaceInformer<T>> removed = list();
+		this.watches.removeAll(removed);
+		return removed;
+	}
+
+}

@@ -1,0 +1,123 @@
+package dev.informer.runtime;
+
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.runtime.status.WatchStatus;
+
+/**
+ * What one watch holds now: its current fabric8 informer (generation) with its cache, and
+ * the pipeline of its current start. Its watch swaps them; the status, the cache and the
+ * listener queue read them here, without going back to the watch.
+ *
+ * @param <T> the resource type
+ */
+final class WatchSource<T extends HasMetadata> implements WatchStatus.Live {
+
+	private volatile @Nullable InformerGeneration<T> generation;
+
+	private volatile @Nullable Pipeline<T> pipeline;
+
+	@Nullable InformerGeneration<T> generation() {
+		return this.generation;
+	}
+
+	void generation(@Nullable InformerGeneration<T> generation) {
+		this.generation = generation;
+	}
+
+	@Nullable Pipeline<T> pipeline() {
+		return this.pipeline;
+	}
+
+	void pipeline(Pipeline<T> pipeline) {
+		this.pipeline = pipeline;
+	}
+
+	@Nullable CachingItemStore<T> store() {
+		InformerGeneration<T> generation = this.generation;
+		return (generation != null) ? generation.store() : null;
+	}
+
+	@Nullable SharedIndexInformer<T> informer() {
+		InformerGeneration<T> generation = this.generation;
+		return (generation != null) ? generation.informer() : null;
+	}
+
+	/**
+	 * Return the cached objects by key.
+	 * @return a copy of the cache, {@code null} before the first generation
+	 */
+	@Nullable Map<String, T> cached() {
+		CachingItemStore<T> store = store();
+		return (store != null) ? store.snapshot() : null;
+	}
+
+	/**
+	 * Return the changes fabric8 has cached but not yet handed on.
+	 * @return the changes
+	 */
+	long upstreamBacklog() {
+		InformerGeneration<T> generation = this.generation;
+		return (generation != null) ? generation.pending().backlog() : 0;
+	}
+
+	/**
+	 * Run an action in order with the events queued now: from the queue when it runs,
+	 * else (stopped, or asked from the delivery thread itself) at once.
+	 * @param action the action
+	 */
+	void inOrder(Runnable action) {
+		Pipeline<T> pipeline = this.pipeline;
+		ListenerQueue queue = (pipeline != null) ? pipeline.queue() : null;
+		if (queue == null || queue.isClosed() || queue.isDelivering()) {
+			action.run();
+		}
+		else {
+			queue.marker(action);
+		}
+	}
+
+	@Override
+	public boolean isOpen() {
+		SharedIndexInformer<T> informer = informer();
+		return informer != null && informer.isWatching();
+	}
+
+	@Override
+	public int cacheSize() {
+		CachingItemStore<T> store = store();
+		return (store != null) ? store.size() : 0;
+	}
+
+	/**
+	 * Return the changes not yet handed to listeners: those fabric8 has cached but not
+	 * yet handed on, and those waiting in the listener queue (resyncs included). A
+	 * stopped watch delivers nothing more: fabric8's queue is dropped with it.
+	 */
+	@Override
+	public long backlog() {
+		Pipeline<T> pipeline = this.pipeline;
+		if (pipeline == null || pipeline.queue().isClosed()) {
+			return 0;
+		}
+		return upstreamBacklog() + pipeline.queue().backlog();
+	}
+
+	@Override
+	public boolean backlogAtBound() {
+		Pipeline<T> pipeline = this.pipeline;
+		return pipeline != null && pipeline.queue().isAtBound();
+	}
+
+	@Override
+	public @Nullable String lastResourceVersion() {
+		SharedIndexInformer<T> informer = informer();
+		return (informer != null) ? informer.lastSyncResourceVersion() : null;
+	}
+
+}
