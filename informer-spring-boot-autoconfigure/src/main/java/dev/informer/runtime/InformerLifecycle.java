@@ -159,13 +159,7 @@ public class InformerLifecycle implements SmartLifecycle {
 	}
 
 	private void awaitSync(List<CompletableFuture<Void>> synced) {
-		CompletableFuture<Void> all = new CompletableFuture<>();
-		synced.forEach((future) -> future.whenComplete((ignored, ex) -> {
-			if (ex != null) {
-				all.completeExceptionally(ex);
-			}
-		}));
-		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> all.complete(null));
+		CompletableFuture<Void> all = Futures.allOrFirstFailure(synced);
 		Duration timeout = this.startup.timeout();
 		try {
 			this.progress.await(all, timeout, this.registry.informers());

@@ -4,9 +4,6 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,10 +16,7 @@ import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.kinds.InformerOperations;
-import dev.informer.runtime.listeners.ListenerQueue;
-import dev.informer.runtime.recovery.RecoveryCheck;
 import dev.informer.runtime.recovery.RecoveryOptions;
-import dev.informer.runtime.recovery.ReplacementBackOff;
 import dev.informer.runtime.replicas.GatedListeners;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.EventType;
@@ -51,11 +45,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private final WatchContext<T> context;
 
-	private final Events events;
+	private final WatchEvents events;
 
 	private final WatchSource<T> source = new WatchSource<>();
 
-	private final InformerGeneration.Owner<T> generationOwner = new GenerationOwner();
+	private final Callbacks callbacks = new Callbacks();
 
 	private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
 
@@ -68,11 +62,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private volatile boolean watchListRefused;
 
-	// guarded by this
-	private @Nullable ScheduledFuture<?> pendingReplacement;
-
-	// guarded by this
-	private @Nullable ReplacementBackOff backOff;
+	private volatile @Nullable Replacements<T> replacements;
 
 	/**
 	 * Create a watch; nothing runs until {@link #start}.
@@ -83,7 +73,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * @param events what the informer is told
 	 */
 	NamespaceInformer(InformerDefinition<T> definition, @Nullable String namespace, Clock clock,
-			RecoveryOptions recovery, Events events) {
+			RecoveryOptions recovery, WatchEvents events) {
 		this.events = events;
 		WatchStatus status = new WatchStatus(namespace, definition.getDeclaration().getResyncPeriod(), clock,
 				(changed, previous, current, cause) -> this.source
@@ -128,13 +118,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		this.start = start;
 		WatchSettings settings = start.settings();
-		this.backOff = new ReplacementBackOff(settings.recovery());
-		ListenerQueue queue = new ListenerQueue(start.executor(), settings.backlog(),
-				new BacklogOverflow(this.context, this.source::upstreamBacklog, settings, this::fail));
-		GatedListeners<T> listeners = new GatedListeners<>(queue, settings.gate(), this.source::cached,
-				new CountingPublisher<>(this.context, settings));
-		this.source
-			.pipeline(new Pipeline<>(new ChangeLog<>(this.context.definition().getDeclaration()), queue, listeners));
+		cancelPendingReplacement();
+		this.replacements = new Replacements<>(this.context, settings, this, this.callbacks);
+		this.source.pipeline(Pipeline.create(this.context, start, this.source, this::fail));
 		InformerGeneration<T> generation = newGeneration(start, RelistReason.INITIAL);
 		this.source.generation(generation);
 		startWithPermit(start, generation);
@@ -151,7 +137,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				this.context.namespace(), watchList, start.settings().shardSelector().get());
 		// customizers are the application's code: if one throws, nothing was swapped yet
 		return new InformerGeneration<>(this.context, pipeline, start.settings(), informer, trigger, watchList,
-				start.customizers(), this.generationOwner);
+				start.customizers(), this.callbacks);
 	}
 
 	/**
@@ -237,7 +223,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 					logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
 							+ ": relisting for a new shard range failed (" + KubernetesErrors.describe(ex)
 							+ "); trying again");
-					scheduleReplacement(RelistReason.SHARD_RANGE, "relisting for a new shard range failed");
+					Replacements<T> replacements = this.replacements;
+					if (replacements != null) {
+						replacements.schedule(RelistReason.SHARD_RANGE, "relisting for a new shard range failed");
+					}
 					return;
 				}
 			}
@@ -369,87 +358,16 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 */
 	void sample() {
 		InformerGeneration<T> generation = this.source.generation();
-		WatchStart start = this.start;
-		if (this.closed || generation == null || start == null) {
-			return;
-		}
-		SharedIndexInformer<T> informer = generation.informer();
-		getStatus().watchObserved(informer.isWatching());
-		getStatus().resourceVersionObserved(informer.lastSyncResourceVersion());
-		if (!generation.isActive() || !generation.isStarted()) {
-			return;
-		}
-		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck
-			.diagnose(getStatus(),
-					new RecoveryCheck.Source(informer.isRunning(), generation.lists().isListing(),
-							generation.lists().listedAt()),
-					this.context.clock().instant(), start.settings().recovery());
-		switch (diagnosis.outcome()) {
-			case REPLACE -> scheduleReplacement(diagnosis.reason(), diagnosis.why());
-			case HEALTHY -> healthy();
-			case NOTHING -> {
-			}
-		}
-	}
-
-	private synchronized void healthy() {
-		ReplacementBackOff backOff = this.backOff;
-		if (backOff != null) {
-			backOff.reset();
-		}
-	}
-
-	/**
-	 * Stop the current fabric8 informer now and start a replacement, seeded with what
-	 * listeners will have seen, after the next backoff interval. The old cache stays
-	 * readable meanwhile and nothing is requested from the API server.
-	 */
-	private synchronized void scheduleReplacement(@Nullable RelistReason reason, String why) {
-		WatchStart start = this.start;
-		InformerGeneration<T> generation = this.source.generation();
-		ReplacementBackOff backOff = this.backOff;
-		// callers judged the current generation; one retired already is a failed
-		// replacement
-		if (this.closed || this.leaving || start == null || generation == null || backOff == null || reason == null
-				|| this.pendingReplacement != null) {
-			return;
-		}
-		long delay = backOff.nextDelay();
-		generation.retire();
-		getStatus().replacing(delay, why);
-		logger.warn("Informer '" + this.context.name() + "'" + this.context.where() + ": " + why
-				+ "; replacing it with a fresh informer in " + delay + " ms");
-		try {
-			this.pendingReplacement = start.settings()
-				.scheduler()
-				.schedule(() -> replace(reason), delay, TimeUnit.MILLISECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			// the informer is stopping
-		}
-	}
-
-	private synchronized void replace(RelistReason reason) {
-		this.pendingReplacement = null;
-		if (this.closed) {
-			return;
-		}
-		try {
-			getStatus().resetAvailability();
-			relist(reason);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Replacing informer '" + this.context.name() + "'" + this.context.where() + " failed ("
-					+ KubernetesErrors.describe(ex) + "); trying again");
-			scheduleReplacement(reason, "the replacement failed");
+		Replacements<T> replacements = this.replacements;
+		if (!this.closed && generation != null && replacements != null) {
+			replacements.sample(generation);
 		}
 	}
 
 	private void cancelPendingReplacement() {
-		ScheduledFuture<?> pending = this.pendingReplacement;
-		if (pending != null) {
-			pending.cancel(false);
-			this.pendingReplacement = null;
+		Replacements<T> replacements = this.replacements;
+		if (replacements != null) {
+			replacements.cancel();
 		}
 	}
 
@@ -479,30 +397,9 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
-	 * What a watch tells its informer.
+	 * What the current generation tells this watch, and what its replacements need.
 	 */
-	interface Events {
-
-		/**
-		 * The watch's initial list has been delivered.
-		 */
-		void synced();
-
-		/**
-		 * The watch's state changed; told in order with its events.
-		 * @param status the watch's status
-		 * @param previous the state before
-		 * @param current the state now
-		 * @param cause why
-		 */
-		void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause);
-
-	}
-
-	/**
-	 * What the current generation tells this watch.
-	 */
-	private final class GenerationOwner implements InformerGeneration.Owner<T> {
+	private final class Callbacks implements InformerGeneration.Owner<T>, Replacements.Watch<T> {
 
 		@Override
 		public void synced(@Nullable Throwable failure) {
@@ -519,12 +416,30 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 		@Override
 		public void stopped(InformerGeneration<T> generation, String why) {
-			scheduleReplacement(RelistReason.STOPPED, why);
+			Replacements<T> replacements = NamespaceInformer.this.replacements;
+			if (replacements != null) {
+				replacements.schedule(RelistReason.STOPPED, why);
+			}
 		}
 
 		@Override
 		public void watchListRefused(InformerGeneration<T> generation, Throwable refusal) {
 			fallBackToList(generation, refusal);
+		}
+
+		@Override
+		public boolean isReplaceable() {
+			return !NamespaceInformer.this.closed && !NamespaceInformer.this.leaving;
+		}
+
+		@Override
+		public @Nullable InformerGeneration<T> current() {
+			return NamespaceInformer.this.source.generation();
+		}
+
+		@Override
+		public void relist(RelistReason reason) {
+			NamespaceInformer.this.relist(reason);
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.informer.runtime;
 
+import java.util.function.BiConsumer;
+
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import dev.informer.runtime.listeners.ListenerQueue;
@@ -16,6 +18,26 @@ import dev.informer.runtime.replicas.GatedListeners;
  * @param listeners the replica gate before the listeners
  */
 record Pipeline<T extends HasMetadata>(ChangeLog<T> changes, ListenerQueue queue, GatedListeners<T> listeners) {
+
+	/**
+	 * Wire the pipeline of one start of a watch.
+	 * @param <T> the resource type
+	 * @param context the watch
+	 * @param start what the watch starts with
+	 * @param source what the watch holds: the cache a replay reads, what fabric8 holds
+	 * before the queue
+	 * @param fail stops the watch with a reason and a message (a backlog that overflows)
+	 * @return the pipeline
+	 */
+	static <T extends HasMetadata> Pipeline<T> create(WatchContext<T> context, WatchStart start, WatchSource<T> source,
+			BiConsumer<String, String> fail) {
+		WatchSettings settings = start.settings();
+		ListenerQueue queue = new ListenerQueue(start.executor(), settings.backlog(),
+				new BacklogOverflow(context, source::upstreamBacklog, settings, fail));
+		GatedListeners<T> listeners = new GatedListeners<>(queue, settings.gate(), source::cached,
+				new CountingPublisher<>(context, settings));
+		return new Pipeline<>(new ChangeLog<>(context.definition().getDeclaration()), queue, listeners);
+	}
 
 	/**
 	 * Stop: drop what waits for listeners, deliver nothing more.

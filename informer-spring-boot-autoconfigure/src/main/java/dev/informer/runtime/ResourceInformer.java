@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -35,14 +33,12 @@ import dev.informer.runtime.listeners.ListenerThreads;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.runtime.recovery.RecoveryOptions;
-import dev.informer.runtime.recovery.RecoveryThread;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
 import dev.informer.runtime.replicas.ReplicatedInformer;
 import dev.informer.runtime.replicas.ShardRanges;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.DeliveryObserver;
-import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -81,7 +77,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private final ResourceCache<T> cache;
 
-	private final NamespaceInformer.Events events = new Events();
+	private final WatchEvents events = new Events();
 
 	private final AtomicBoolean syncPublished = new AtomicBoolean();
 
@@ -97,9 +93,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	private volatile BacklogOptions backlog = BacklogOptions.UNBOUNDED;
 
-	private @Nullable ScheduledExecutorService scheduler;
-
-	private @Nullable ExecutorService executor;
+	private @Nullable InformerThreads threads;
 
 	/**
 	 * Create an informer; nothing runs until {@link #start}.
@@ -161,37 +155,21 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		return this.cache;
 	}
 
-	/**
-	 * Return each watch, in declaration order of the namespaces.
-	 * @return the watches
-	 */
 	@Override
 	public List<Watch> getWatches() {
 		return this.watches.stream().<Watch>map(NamespaceInformer::getStatus).toList();
 	}
 
-	/**
-	 * Return whether every namespace has delivered its initial list.
-	 * @return whether synced
-	 */
 	@Override
 	public boolean isSynced() {
 		return this.watches.stream().allMatch((watch) -> watch.getStatus().isSynced());
 	}
 
-	/**
-	 * Return when {@link #start} was called.
-	 * @return the start time, or {@code null} if not started
-	 */
 	@Override
 	public @Nullable Instant getStartedAt() {
 		return this.startedAt;
 	}
 
-	/**
-	 * Return whether every fabric8 informer currently has an open watch.
-	 * @return whether watching
-	 */
 	@Override
 	public boolean isWatching() {
 		return this.watches.stream().allMatch(NamespaceInformer::isWatching);
@@ -206,21 +184,11 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.selection.sample();
 	}
 
-	/**
-	 * Return the watch on Namespaces of this informer's {@code namespace-selector},
-	 * shared with the informers of the same selector.
-	 * @return the watch, {@code null} without a selector or before the first start
-	 */
 	@Override
 	public @Nullable Watch getNamespaceWatch() {
 		return this.selection.namespaceWatch();
 	}
 
-	/**
-	 * Add an observer of delivered events. An observer that throws is logged and does not
-	 * keep other observers from the event.
-	 * @param observer the observer
-	 */
 	@Override
 	public synchronized void addDeliveryObserver(DeliveryObserver observer) {
 		this.deliveryObserver = this.deliveryObserver
@@ -269,11 +237,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 				ShardRanges.of(0, 1).selector());
 	}
 
-	/**
-	 * Add an observer of the watches added and removed as namespaces join and leave the
-	 * {@code namespace-selector}.
-	 * @param observer the observer
-	 */
 	@Override
 	public void addWatchSetObserver(WatchSetObserver observer) {
 		this.watchSetObservers.add(observer);
@@ -352,81 +315,35 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			ListPermits permits, @Nullable NamespaceSelectorWatches selections, @Nullable Executor listenerThreads) {
 		this.startedAt = this.clock.instant();
 		this.syncPublished.set(false);
-		shutDownScheduler();
-		ScheduledExecutorService scheduler = RecoveryThread.create(getName());
-		this.scheduler = scheduler;
-		Executor executor;
-		if (listenerThreads != null) {
-			executor = listenerThreads;
-			this.executor = null;
-		}
-		else {
-			ExecutorService own = ListenerThreads.create("informer-" + getName(), ListenerThreads.DEFAULT_MAX);
-			this.executor = own;
-			executor = own;
-		}
+		shutDownThreads();
+		InformerThreads threads = new InformerThreads(getName(), listenerThreads);
+		this.threads = threads;
 		String selector = this.definition.getDeclaration().getNamespaceSelector();
-		WatchSettings settings = new WatchSettings(this.publisher, retryPolicy(selector != null), this.recovery,
-				this.backlog, scheduler, this.listObserver, () -> this.deliveryObserver, () -> this.gate,
+		RetryPolicy retryPolicy = (selector != null) ? this.selection.retryPolicy(this.retryPolicy) : this.retryPolicy;
+		WatchSettings settings = new WatchSettings(this.publisher, retryPolicy, this.recovery, this.backlog,
+				threads.recovery(), this.listObserver, () -> this.deliveryObserver, () -> this.gate,
 				() -> this.shardSelector.get());
-		WatchStart start = new WatchStart(client, customizers, executor, permits, settings);
+		WatchStart start = new WatchStart(client, customizers, threads.listeners(), permits, settings);
 		if (selector != null) {
 			NamespaceSelectorWatches shared = (selections != null) ? selections : new NamespaceSelectorWatches(client);
 			NamespaceSelectorWatch selection = shared.selection(selector, this.retryPolicy, this.recovery, this.clock,
 					this.recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 			return this.selection.start(shared, selection, start);
 		}
-		CompletableFuture<Void> result = new CompletableFuture<>();
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
 		for (NamespaceInformer<T> watch : this.watches.list()) {
-			CompletableFuture<Void> watchSynced = watch.start(start);
-			watchSynced.whenComplete((ignored, ex) -> {
-				if (ex != null) {
-					result.completeExceptionally(ex);
-				}
-			});
-			synced.add(watchSynced);
+			synced.add(watch.start(start));
 		}
-		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> result.complete(null));
-		return result;
+		return Futures.allOrFirstFailure(synced);
 	}
 
 	/**
-	 * The retry policy of this informer's watches: with a {@code namespace-selector}, a
-	 * namespace is retried as a watch that lost access is once startup synced (the
-	 * application runs, and the others are unaffected), and a namespace forbidden at
-	 * startup is retried too (matching before its RoleBinding exists, see
-	 * {@link SelectedNamespaces#forbiddenAtStart()}).
-	 */
-	private RetryPolicy retryPolicy(boolean selected) {
-		if (!selected) {
-			return this.retryPolicy;
-		}
-		return (started, ex) -> {
-			if (this.selection.isStartupSynced()) {
-				return this.retryPolicy.shouldRetry(true, ex);
-			}
-			int code = KubernetesErrors.httpCode(ex);
-			if (!started && (code == 401 || code == 403)) {
-				this.selection.forbiddenAtStart();
-				return true;
-			}
-			return this.retryPolicy.shouldRetry(started, ex);
-		};
-	}
-
-	/**
-	 * Rebuild the cache from a fresh list, delivering only real differences as events:
-	 * unchanged objects (same resourceVersion) cause none, changed ones a
-	 * {@link dev.informer.event.ResourceUpdatedEvent}, vanished ones a
-	 * {@link dev.informer.event.ResourceDeletedEvent} with final state unknown, new ones
-	 * a {@link dev.informer.event.ResourceAddedEvent}. Each namespace's fabric8 informer
-	 * is replaced by a new one seeded with what listeners will have seen once the events
-	 * already queued are delivered; customizers run again for it (transforms run on the
-	 * listed objects that changed, not on the seeded ones). Returns at once, without
-	 * waiting for listeners. Counted as a relist of reason {@link RelistReason#MANUAL}.
-	 * @return a future that completes when every namespace's list has been delivered
-	 * @throws IllegalStateException if the informer is not running
+	 * {@inheritDoc}
+	 * <p>
+	 * Each namespace's fabric8 informer is replaced by a new one seeded with what
+	 * listeners will have seen once the events already queued are delivered; customizers
+	 * run again for it (transforms run on the listed objects that changed, not on the
+	 * seeded ones). Counted as a relist of reason {@link RelistReason#MANUAL}.
 	 */
 	@Override
 	public CompletableFuture<Void> relist() {
@@ -456,19 +373,14 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	public synchronized void stop() {
 		this.selection.stop();
 		this.watches.stream().forEach(NamespaceInformer::stop);
-		shutDownScheduler();
-		ExecutorService executor = this.executor;
-		if (executor != null) {
-			executor.shutdownNow();
-			this.executor = null;
-		}
+		shutDownThreads();
 	}
 
-	private void shutDownScheduler() {
-		ScheduledExecutorService scheduler = this.scheduler;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			this.scheduler = null;
+	private void shutDownThreads() {
+		InformerThreads threads = this.threads;
+		if (threads != null) {
+			threads.shutDown();
+			this.threads = null;
 		}
 	}
 
@@ -499,7 +411,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	/**
 	 * What the watches tell this informer.
 	 */
-	private final class Events implements NamespaceInformer.Events {
+	private final class Events implements WatchEvents {
 
 		@Override
 		public void synced() {

@@ -20,6 +20,8 @@ import dev.informer.InformerCustomizer;
 import dev.informer.event.InformerNamespaceChangedEvent;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
+import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchError;
 import dev.informer.watch.WatchSetObserver;
@@ -121,18 +123,29 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 				synced.add(partSynced);
 			}
 		}
-		CompletableFuture<Void> all = new CompletableFuture<>();
-		synced.forEach((future) -> future.whenComplete((ignored, ex) -> {
-			if (ex != null) {
-				all.completeExceptionally(ex);
-			}
-		}));
-		CompletableFuture.allOf(synced.toArray(CompletableFuture[]::new)).thenRun(() -> all.complete(null));
-		return all;
+		return Futures.allOrFirstFailure(synced);
 	}
 
-	boolean isStartupSynced() {
-		return this.startupSynced;
+	/**
+	 * Return the retry policy of the watches of the selected namespaces: a namespace is
+	 * retried as a watch that lost access is once startup synced (the application runs,
+	 * and the others are unaffected), and a namespace forbidden at startup is retried too
+	 * (see {@link #forbiddenAtStart()}).
+	 * @param declared the informer's declared policy
+	 * @return the policy
+	 */
+	RetryPolicy retryPolicy(RetryPolicy declared) {
+		return (started, ex) -> {
+			if (this.startupSynced) {
+				return declared.shouldRetry(true, ex);
+			}
+			int code = KubernetesErrors.httpCode(ex);
+			if (!started && (code == 401 || code == 403)) {
+				forbiddenAtStart();
+				return true;
+			}
+			return declared.shouldRetry(started, ex);
+		};
 	}
 
 	/**

@@ -1,0 +1,172 @@
+package dev.informer.runtime;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import dev.informer.runtime.recovery.RecoveryCheck;
+import dev.informer.runtime.recovery.ReplacementBackOff;
+import dev.informer.watch.KubernetesErrors;
+import dev.informer.watch.RelistReason;
+
+/**
+ * The replacements of one start of a watch: when a sample finds its fabric8 informer no
+ * longer working ({@link RecoveryCheck}), or fabric8 stopped it, it is stopped at once
+ * and a relist seeded with what listeners will have seen starts after the next backoff
+ * interval. The old cache stays readable meanwhile and nothing is requested from the API
+ * server. Guarded by its watch's lock, which the scheduled replacement takes too.
+ *
+ * @param <T> the resource type
+ */
+final class Replacements<T extends HasMetadata> {
+
+	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+
+	private final WatchContext<T> context;
+
+	private final WatchSettings settings;
+
+	private final Object lock;
+
+	private final Watch<T> watch;
+
+	private final ReplacementBackOff backOff;
+
+	// guarded by lock
+	private @Nullable ScheduledFuture<?> pending;
+
+	/**
+	 * Create the replacements of one start of a watch.
+	 * @param context the watch
+	 * @param settings the recovery options and thread
+	 * @param lock the watch's lock
+	 * @param watch what is replaced
+	 */
+	Replacements(WatchContext<T> context, WatchSettings settings, Object lock, Watch<T> watch) {
+		this.context = context;
+		this.settings = settings;
+		this.lock = lock;
+		this.watch = watch;
+		this.backOff = new ReplacementBackOff(settings.recovery());
+	}
+
+	/**
+	 * Sample the current fabric8 informer into the status, and judge it.
+	 * @param generation the current fabric8 informer
+	 */
+	void sample(InformerGeneration<T> generation) {
+		SharedIndexInformer<T> informer = generation.informer();
+		this.context.status().watchObserved(informer.isWatching());
+		this.context.status().resourceVersionObserved(informer.lastSyncResourceVersion());
+		if (!generation.isActive() || !generation.isStarted()) {
+			return;
+		}
+		ListProgress lists = generation.lists();
+		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.context.status(),
+				new RecoveryCheck.Source(informer.isRunning(), lists.isListing(), lists.listedAt()),
+				this.context.clock().instant(), this.settings.recovery());
+		switch (diagnosis.outcome()) {
+			case REPLACE -> schedule(diagnosis.reason(), diagnosis.why());
+			case HEALTHY -> {
+				synchronized (this.lock) {
+					this.backOff.reset();
+				}
+			}
+			case NOTHING -> {
+			}
+		}
+	}
+
+	/**
+	 * Stop the current fabric8 informer now and start a replacement after the next
+	 * backoff interval, unless one is pending or the watch no longer runs.
+	 * @param reason the relist reason of the replacement
+	 * @param why what is wrong, for the log and the state change
+	 */
+	void schedule(@Nullable RelistReason reason, String why) {
+		synchronized (this.lock) {
+			InformerGeneration<T> generation = this.watch.current();
+			// callers judged the current generation; one retired already is a failed
+			// replacement
+			if (reason == null || generation == null || this.pending != null || !this.watch.isReplaceable()) {
+				return;
+			}
+			long delay = this.backOff.nextDelay();
+			generation.retire();
+			this.context.status().replacing(delay, why);
+			logger.warn("Informer '" + this.context.name() + "'" + this.context.where() + ": " + why
+					+ "; replacing it with a fresh informer in " + delay + " ms");
+			try {
+				this.pending = this.settings.scheduler().schedule(() -> replace(reason), delay, TimeUnit.MILLISECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// the informer is stopping
+			}
+		}
+	}
+
+	private void replace(RelistReason reason) {
+		synchronized (this.lock) {
+			this.pending = null;
+			if (!this.watch.isReplaceable()) {
+				return;
+			}
+			try {
+				this.context.status().resetAvailability();
+				this.watch.relist(reason);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Replacing informer '" + this.context.name() + "'" + this.context.where() + " failed ("
+						+ KubernetesErrors.describe(ex) + "); trying again");
+				schedule(reason, "the replacement failed");
+			}
+		}
+	}
+
+	/**
+	 * Cancel the pending replacement: a relist replaced the fabric8 informer, or the
+	 * watch stops. Call under the watch's lock.
+	 */
+	void cancel() {
+		ScheduledFuture<?> pending = this.pending;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pending = null;
+		}
+	}
+
+	/**
+	 * What replacements need of their watch; called under its lock.
+	 *
+	 * @param <T> the resource type
+	 */
+	interface Watch<T extends HasMetadata> {
+
+		/**
+		 * Return whether the watch runs and may be replaced (it is not leaving).
+		 * @return whether to replace
+		 */
+		boolean isReplaceable();
+
+		/**
+		 * Return the current fabric8 informer.
+		 * @return the generation, {@code null} before the start
+		 */
+		@Nullable InformerGeneration<T> current();
+
+		/**
+		 * Replace the current fabric8 informer by a new one that relists.
+		 * @param reason the relist reason
+		 * @throws RuntimeException if the replacement could not be created
+		 */
+		void relist(RelistReason reason);
+
+	}
+
+}
