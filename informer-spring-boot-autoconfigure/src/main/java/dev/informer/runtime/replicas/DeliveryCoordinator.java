@@ -170,7 +170,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 			Thread.currentThread().interrupt();
 		}
 		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof LeaseElection.LeaseRefusedException refused) {
+			if (ex.getCause() instanceof LeaseRefusedException refused) {
 				stop();
 				throw refusal(refused);
 			}
@@ -183,7 +183,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 		}
 	}
 
-	private InformerStartupException refusal(LeaseElection.LeaseRefusedException refused) {
+	private InformerStartupException refusal(LeaseRefusedException refused) {
 		String namespace = this.options.leaseNamespace();
 		if (refused.code() == 404) {
 			return new InformerStartupException(

@@ -75,26 +75,15 @@ final class LeaseElection {
 
 	private volatile boolean leading;
 
-	/**
-	 * Whether this replica was the last holder it knows of: from its first renewal until
-	 * it sees another holder. A Lease that is not {@link #isHeld() held} then has lapsed.
-	 */
-	private volatile boolean owner;
-
 	private volatile @Nullable String holder;
 
-	private volatile @Nullable Instant lastRenewal;
-
-	private volatile @Nullable Instant lastContact;
-
 	private volatile @Nullable CompletableFuture<?> election;
-
-	/** The other holder's record as last read, and when it was first read so. */
-	private volatile @Nullable Observed observed;
 
 	private final CompletableFuture<Void> firstRound = new CompletableFuture<>();
 
 	private final LeaseRequestFailures failures;
+
+	private final ObservedLease observed;
 
 	LeaseElection(KubernetesClient client, ObjectMeta lease, DeliveryOptions options, Clock clock,
 			ScheduledExecutorService scheduler, OnStop onStop, Listener listener) {
@@ -107,6 +96,8 @@ final class LeaseElection {
 		this.onStop = onStop;
 		this.listener = listener;
 		this.failures = new LeaseRequestFailures(options.group(), describe(), options.retryPeriod(), clock);
+		this.observed = new ObservedLease(new LeaseLock(lease, this.identity), describe(), clock, () -> this.running,
+				this.failures, this.firstRound::completeExceptionally);
 	}
 
 	String leaseName() {
@@ -119,7 +110,7 @@ final class LeaseElection {
 	 * @return whether held
 	 */
 	boolean isHeld() {
-		Instant renewed = this.lastRenewal;
+		Instant renewed = this.observed.lastRenewal();
 		return this.leading && renewed != null
 				&& this.clock.instant().isBefore(renewed.plus(this.options.renewDeadline()));
 	}
@@ -130,7 +121,7 @@ final class LeaseElection {
 	 * @return whether lapsed
 	 */
 	boolean isLapsed() {
-		return this.owner && !isHeld();
+		return this.observed.isOwner() && !isHeld();
 	}
 
 	@Nullable String holder() {
@@ -138,11 +129,11 @@ final class LeaseElection {
 	}
 
 	@Nullable Instant lastRenewal() {
-		return this.lastRenewal;
+		return this.observed.lastRenewal();
 	}
 
 	@Nullable Instant lastContact() {
-		return this.lastContact;
+		return this.observed.lastContact();
 	}
 
 	/**
@@ -171,8 +162,7 @@ final class LeaseElection {
 		LeaderCallbacks callbacks = new LeaderCallbacks(this::started, this::stopped, this::newLeader);
 		// released by stop() itself, within its bound: fabric8 releases on the
 		// cancelling thread, with its request retries
-		LeaderElectionConfig config = new LeaderElectionConfig(
-				new RecordingLock(new LeaseLock(this.lease, this.identity)), this.options.leaseDuration(),
+		LeaderElectionConfig config = new LeaderElectionConfig(this.observed, this.options.leaseDuration(),
 				this.options.renewDeadline(), this.options.retryPeriod(), callbacks, false, this.lease.getName());
 		CompletableFuture<?> future = this.client.leaderElector().withConfig(config).build().start();
 		this.election = future;
@@ -202,10 +192,10 @@ final class LeaseElection {
 		synchronized (this) {
 			this.running = false;
 			future = this.election;
-			held = this.owner;
+			held = this.observed.isOwner();
 		}
 		lost();
-		this.owner = false;
+		this.observed.disown();
 		CompletableFuture<Void> givenUp = new CompletableFuture<>();
 		Thread thread = new Thread(() -> {
 			try {
@@ -281,7 +271,7 @@ final class LeaseElection {
 		if (!this.identity.equals(identity)) {
 			if (this.holder != null) {
 				// another replica took over: it publishes what this one could not
-				this.owner = false;
+				this.observed.disown();
 			}
 			// held by another: this round is over; when this replica won, fabric8 tells
 			// started() next, which ends the round once the Lease counts as held
@@ -312,38 +302,6 @@ final class LeaseElection {
 	}
 
 	/**
-	 * The API server refused a request on the Lease in a way retrying cannot cure.
-	 */
-	static final class LeaseRefusedException extends RuntimeException {
-
-		private final String verb;
-
-		private final String lease;
-
-		LeaseRefusedException(String verb, String lease, KubernetesClientException cause) {
-			super(cause.getMessage(), cause);
-			this.verb = verb;
-			this.lease = lease;
-		}
-
-		String verb() {
-			return this.verb;
-		}
-
-		/**
-		 * Return the Lease refused, as {@code namespace/name}.
-		 */
-		String lease() {
-			return this.lease;
-		}
-
-		int code() {
-			return ((KubernetesClientException) getCause()).getCode();
-		}
-
-	}
-
-	/**
 	 * Told when the Lease is gained or lost, or its holder changes; on fabric8's election
 	 * thread: keep it short.
 	 */
@@ -351,135 +309,6 @@ final class LeaseElection {
 	interface Listener {
 
 		void changed(LeaseElection election);
-
-	}
-
-	/**
-	 * Another holder's record, and when this replica first read it so.
-	 */
-	private record Observed(@Nullable String holder, @Nullable ZonedDateTime renewTime, int transitions,
-			ZonedDateTime at) {
-
-		boolean sameRecord(LeaderElectionRecord record) {
-			return Objects.equals(this.holder, record.getHolderIdentity())
-					&& Objects.equals(this.renewTime, record.getRenewTime())
-					&& this.transitions == record.getLeaderTransitions();
-		}
-
-	}
-
-	/**
-	 * fabric8's Lease lock: notes each successful read and renewal by this replica,
-	 * stamps what it writes with this replica's clock, and shows fabric8 another holder's
-	 * record with the time this replica observed it instead of the renew time written in
-	 * it.
-	 */
-	private final class RecordingLock implements Lock {
-
-		private final Lock delegate;
-
-		RecordingLock(Lock delegate) {
-			this.delegate = delegate;
-		}
-
-		@Override
-		public @Nullable LeaderElectionRecord get(KubernetesClient client) {
-			if (!LeaseElection.this.running) {
-				// fabric8 reads the Lease once more when stopped: nothing to wait for
-				throw new KubernetesClientException("Lease " + describe() + ": election stopped");
-			}
-			LeaderElectionRecord record = refused("get", () -> this.delegate.get(client));
-			LeaseElection.this.lastContact = LeaseElection.this.clock.instant();
-			if (record == null || LeaseElection.this.identity.equals(record.getHolderIdentity())) {
-				return record;
-			}
-			return record.toBuilder().renewTime(observedAt(record)).build();
-		}
-
-		/**
-		 * Return when this replica first read the record as it is now, in fabric8's time
-		 * base (the system clock in UTC), against which fabric8 judges expiry.
-		 */
-		private ZonedDateTime observedAt(LeaderElectionRecord record) {
-			Observed last = LeaseElection.this.observed;
-			if (last != null && last.sameRecord(record)) {
-				return last.at();
-			}
-			ZonedDateTime at = ZonedDateTime.now(ZoneOffset.UTC);
-			LeaseElection.this.observed = new Observed(record.getHolderIdentity(), record.getRenewTime(),
-					record.getLeaderTransitions(), at);
-			return at;
-		}
-
-		@Override
-		public void create(KubernetesClient client, LeaderElectionRecord record) {
-			LeaderElectionRecord stamped = stamped(record);
-			refused("create", () -> {
-				this.delegate.create(client, stamped);
-				return null;
-			});
-			renewed(stamped);
-		}
-
-		@Override
-		public void update(KubernetesClient client, LeaderElectionRecord record) {
-			LeaderElectionRecord stamped = stamped(record);
-			refused("update", () -> {
-				this.delegate.update(client, stamped);
-				return null;
-			});
-			renewed(stamped);
-		}
-
-		private LeaderElectionRecord stamped(LeaderElectionRecord record) {
-			if (!LeaseElection.this.running) {
-				throw new KubernetesClientException("Lease " + describe() + ": election stopped");
-			}
-			ZonedDateTime now = now(LeaseElection.this.clock);
-			boolean acquired = Objects.equals(record.getAcquireTime(), record.getRenewTime());
-			return record.toBuilder().renewTime(now).acquireTime(acquired ? now : record.getAcquireTime()).build();
-		}
-
-		/**
-		 * Run a request, noting how it failed; a refusal that retrying cannot cure (403:
-		 * a missing RBAC rule, 404 on create: no such namespace, 422: a Lease the server
-		 * or an admission policy finds invalid, see
-		 * {@link LeaseRequestFailures#isRefusal}) ends the first round, so that startup
-		 * fails at once rather than after the lease duration.
-		 */
-		private <R> R refused(String verb, Supplier<R> request) {
-			R result;
-			try {
-				result = request.get();
-			}
-			catch (KubernetesClientException ex) {
-				if (LeaseElection.this.failures.failed(verb, ex)) {
-					LeaseElection.this.firstRound
-						.completeExceptionally(new LeaseRefusedException(verb, LeaseElection.this.describe(), ex));
-				}
-				throw ex;
-			}
-			LeaseElection.this.failures.succeeded(verb);
-			return result;
-		}
-
-		private void renewed(LeaderElectionRecord record) {
-			LeaseElection.this.lastContact = LeaseElection.this.clock.instant();
-			if (LeaseElection.this.identity.equals(record.getHolderIdentity()) && record.getRenewTime() != null) {
-				LeaseElection.this.lastRenewal = record.getRenewTime().toInstant();
-				LeaseElection.this.owner = true;
-			}
-		}
-
-		@Override
-		public String identity() {
-			return this.delegate.identity();
-		}
-
-		@Override
-		public String describe() {
-			return this.delegate.describe();
-		}
 
 	}
 

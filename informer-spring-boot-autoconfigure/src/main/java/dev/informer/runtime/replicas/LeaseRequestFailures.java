@@ -135,7 +135,7 @@ final class LeaseRequestFailures {
 	 * @param refused the refusal
 	 * @return the startup failure
 	 */
-	static InformerStartupException startupFailure(String group, LeaseElection.LeaseRefusedException refused) {
+	static InformerStartupException startupFailure(String group, LeaseRefusedException refused) {
 		KubernetesClientException cause = (KubernetesClientException) refused.getCause();
 		return new InformerStartupException(
 				"Delivery group '" + group + "': the API server refuses to " + refused.verb() + " Lease "
