@@ -13,12 +13,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
-import dev.informer.runtime.kinds.ResourceKindResolver;
-
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to
  * resync. Validated on construction (the builder's {@link Builder#build()}); resolved
- * against the API server by {@link ResourceKindResolver}.
+ * against the API server when its informer is created.
  * <p>
  * Longer than most classes because every rule of validation names the property, the bad
  * value and the fix, as the house style asks of configuration errors.
