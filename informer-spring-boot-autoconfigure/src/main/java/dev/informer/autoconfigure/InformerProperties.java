@@ -14,17 +14,18 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import dev.informer.CacheMode;
+import dev.informer.DeclarationRules;
 import dev.informer.DeliveryMode;
 import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.runtime.replicas.DeliveryOptions;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
- * cannot work fail startup once bound, naming the property, the value and the fix; each
- * declaration is checked when the informers are created.
- * <p>
- * Longer than most classes because every property carries the javadoc that becomes its
- * IDE metadata.
+ * cannot work fail startup once bound, naming the property, the value and the fix: the
+ * defaults that declarations inherit by the {@link DeclarationRules} (as an
+ * {@link dev.informer.InvalidInformerDeclarationException}), the starter's own settings
+ * here (as an {@link InvalidConfigurationPropertyValueException}). Each declaration is
+ * checked by the same rules when the informers are created.
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
@@ -154,19 +155,7 @@ public class InformerProperties implements InitializingBean {
 
 	@Override
 	public void afterPropertiesSet() {
-		if (this.resyncPeriod.isNegative()) {
-			throw invalid("informer.resync-period", this.resyncPeriod,
-					"must not be negative: use a duration such as '5m', or '0s' to disable resync");
-		}
-		if (!this.resyncPeriod.isZero() && this.resyncPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
-			throw invalid("informer.resync-period", this.resyncPeriod,
-					"must be at least '1s' (fabric8's minimum), or '0s' to disable resync");
-		}
-		if (this.listPageSize < 0) {
-			throw invalid("informer.list-page-size", this.listPageSize,
-					"must not be negative: use 0 to list in one request from the API server's watch cache, "
-							+ "or a page size such as 500");
-		}
+		DeclarationRules.checkDefaults(this.resyncPeriod, this.listPageSize);
 		requirePositive("informer.startup.timeout", this.startup.getTimeout(), "for example '60s'; to start "
 				+ "without waiting for informers set informer.startup.wait-for-sync=false instead");
 		requirePositive("informer.health.watch-loss-grace", this.health.getWatchLossGrace(),
