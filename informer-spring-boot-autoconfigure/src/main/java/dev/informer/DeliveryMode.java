@@ -8,6 +8,8 @@ package dev.informer;
  * In every mode every replica runs its informers: health, metrics and the endpoint work
  * everywhere, and lifecycle events ({@code InformerSyncedEvent} and state changes) are
  * published by every replica.
+ *
+ * @since 0.1.0
  */
 public enum DeliveryMode {
 

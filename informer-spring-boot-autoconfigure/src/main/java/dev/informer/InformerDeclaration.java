@@ -14,6 +14,8 @@ import org.springframework.util.StringUtils;
  * What to watch, as a user declared it: the kind, where, which objects and how often to
  * resync. Checked on construction (the builder's {@link Builder#build()}) by the
  * {@link DeclarationRules}; resolved against the API server when its informer is created.
+ *
+ * @since 0.1.0
  */
 public final class InformerDeclaration {
 
@@ -259,6 +261,8 @@ public final class InformerDeclaration {
 
 	/**
 	 * Builder of an {@link InformerDeclaration}.
+	 *
+	 * @since 0.1.0
 	 */
 	public static final class Builder {
 

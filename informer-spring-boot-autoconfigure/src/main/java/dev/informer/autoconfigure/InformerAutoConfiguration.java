@@ -53,6 +53,8 @@ import dev.informer.watch.WatchHealthPolicy;
  * application with both has one {@link KubernetesClient}: Spring Cloud Kubernetes' (which
  * honours {@code spring.cloud.kubernetes.client.*}) where it defines one, the starter's
  * otherwise.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = "org.springframework.cloud.kubernetes.fabric8.Fabric8AutoConfiguration")
 @ConditionalOnClass(KubernetesClient.class)

@@ -21,6 +21,8 @@ import dev.informer.watch.KubernetesErrors;
  * failure once with the API server's message, and when requests succeed again. Default
  * properties, so that any setting of the application wins; not added when
  * {@code informer.enabled=false}.
+ *
+ * @since 0.1.0
  */
 public class InformerLoggingDefaults implements EnvironmentPostProcessor {
 

@@ -26,6 +26,8 @@ import dev.informer.runtime.replicas.DeliveryOptions;
  * {@link dev.informer.InvalidInformerDeclarationException}), the starter's own settings
  * here (as an {@link InvalidConfigurationPropertyValueException}). Each declaration is
  * checked by the same rules when the informers are created.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
@@ -182,6 +184,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How informer events reach the application's listeners.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Events {
 
@@ -220,6 +224,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How application startup waits for informers.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Startup {
 
@@ -300,6 +306,8 @@ public class InformerProperties implements InitializingBean {
 	/**
 	 * How the replicas of an application share the delivery of resource events, on
 	 * Kubernetes Leases.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Delivery {
 
@@ -570,6 +578,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How health judges informers.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Health {
 
@@ -595,6 +605,8 @@ public class InformerProperties implements InitializingBean {
 	/**
 	 * When a fabric8 informer that stopped working is replaced by a fresh one, seeded
 	 * from what listeners have seen so that only real differences are delivered.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Reliability {
 
@@ -677,6 +689,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * One informer declaration.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Resource {
 

@@ -7,6 +7,8 @@ import dev.informer.event.ResourceUpdatedEvent;
 /**
  * The types of delivered events, as counted in {@link Watch#getEvents()} and tagged
  * {@code type} in metrics with {@link #tagValue()}.
+ *
+ * @since 0.1.0
  */
 public enum EventType {
 

@@ -6,6 +6,8 @@ import dev.informer.Informer;
  * Why a list ran: the initial list, or the reason of a relist. Relists are counted per
  * reason in {@link Watch#getRelists()} and tagged {@code reason} in metrics with
  * {@link #tagValue()}.
+ *
+ * @since 0.1.0
  */
 public enum RelistReason {
 

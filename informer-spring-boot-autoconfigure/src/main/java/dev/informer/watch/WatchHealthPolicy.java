@@ -32,6 +32,8 @@ import dev.informer.InformerState;
  * </ul>
  * When the last error was HTTP 403 and the watch is not open, the reason is
  * {@code Forbidden}: an RBAC rule is missing.
+ *
+ * @since 0.1.0
  */
 public final class WatchHealthPolicy {
 

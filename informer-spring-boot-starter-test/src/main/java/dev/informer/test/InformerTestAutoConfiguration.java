@@ -34,6 +34,8 @@ import dev.informer.watch.DeliveryStatusSource;
  * Auto-configuration of {@link InformerTest @InformerTest}: the Kubernetes API server, a
  * {@link KubernetesClient} for it that the informers use, and {@link InformerEvents}.
  * Ordered before {@link InformerAutoConfiguration} so that the informers use this client.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(before = InformerAutoConfiguration.class)
 @EnableConfigurationProperties(InformerTestProperties.class)
