@@ -142,8 +142,8 @@ public final class InformerAutoConfiguration {
 		else {
 			String origin = configOrigin(client, beanFactory, connectionDetails);
 			logger.info(ConnectionDescription.of(client, origin));
-			// without waiting for sync, a kind with a class can start while discovery is
-			// down
+			// without waiting for sync, a kind with a
+			// class can start while discovery is down
 			resolver = new ResourceKindResolver(client, Diagnostics.configSource(client, origin),
 					beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
 		}

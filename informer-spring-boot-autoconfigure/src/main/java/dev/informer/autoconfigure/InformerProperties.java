@@ -412,9 +412,8 @@ public class InformerProperties implements InitializingBean {
 			}
 			requireWholeSeconds(this.leaseDuration);
 			requirePositive("informer.delivery.retry-period", this.retryPeriod, "for example '2s'");
-			// fabric8's elector waits up to 2.2 retry periods between attempts, and
-			// refuses
-			// to start unless a renewal fits twice in the deadline
+			// fabric8's elector waits up to 2.2 retry periods between attempts,
+			// and refuses to start unless a renewal fits twice in the deadline
 			long retry = this.retryPeriod.toMillis();
 			if (this.renewDeadline.toMillis() <= retry + (retry * 12 + 9) / 10) {
 				throw invalid("informer.delivery.renew-deadline", this.renewDeadline,

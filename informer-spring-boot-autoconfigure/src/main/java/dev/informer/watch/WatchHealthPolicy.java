@@ -137,8 +137,8 @@ public final class WatchHealthPolicy {
 		}
 		Instant since = snapshot.notWatchingSince();
 		if (since == null) {
-			// the monitor has not sampled since the watch was lost: the loss has only
-			// just begun
+			// the monitor has not sampled since the watch
+			// was lost: the loss has only just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;

@@ -97,8 +97,8 @@ class LeaderDeliveryIT {
 					for (String name : names("steady-", 20)) {
 						assertThat(recorder.liveEventsOf(name)).as(name).hasSize(1);
 					}
-					// a backlog behind a's slow listener, then a is cut off while changes
-					// go on
+					// a backlog behind a's slow listener,
+					// then a is cut off while changes go on
 					Map<String, String> expectedBefore = serverState(admin);
 					assertThat(expectedBefore).isNotEmpty();
 					churn(admin, BEFORE_CUT);

@@ -168,8 +168,8 @@ public final class InformerTestAutoConfiguration {
 			return null;
 		}
 		Set<String> ungranted = Set.copyOf(properties.getRestrictedUngrantedInformers());
-		// the Leases of informer.delivery.mode leader or sharded, as production grants
-		// them
+		// the Leases of informer.delivery.mode leader
+		// or sharded, as production grants them
 		DeliveryStatusSource source = delivery.getIfAvailable();
 		DeliverySnapshot leases = (source != null) ? source.snapshot() : null;
 		return RestrictedAccess.grant(admin, client, informers, ungranted, leases, InformerEvents.DEFAULT_TIMEOUT);
