@@ -7,8 +7,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.env.DefaultPropertiesPropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 
-import dev.informer.watch.KubernetesErrors;
-
 /**
  * Turns off fabric8's {@code Reflector} logger unless the application sets its level:
  * when fabric8 cannot read a watch event, it logs the exception whose message holds the
