@@ -4,6 +4,7 @@ package dev.informer;
  * What an informer lists, watches and caches of each object.
  *
  * @see InformerDeclaration#getCache()
+ * @since 0.1.0
  */
 public enum CacheMode {
 

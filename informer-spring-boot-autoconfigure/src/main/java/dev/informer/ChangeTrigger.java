@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * The named parts an {@code on-change} declaration may list, each standing for one or
  * more {@link ResourcePath paths}. An update is delivered when any declared part differs
  * from the state last delivered.
+ *
+ * @since 0.1.0
  */
 public enum ChangeTrigger {
 

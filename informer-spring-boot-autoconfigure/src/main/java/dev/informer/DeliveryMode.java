@@ -6,8 +6,10 @@ package dev.informer;
  * {@code informer.resources.<name>.delivery-mode}.
  * <p>
  * In every mode every replica runs its informers: health, metrics and the endpoint work
- * everywhere, and lifecycle events ({@link dev.informer.event.InformerSyncedEvent} and
- * state changes) are published by every replica.
+ * everywhere, and lifecycle events ({@code InformerSyncedEvent} and state changes) are
+ * published by every replica.
+ *
+ * @since 0.1.0
  */
 public enum DeliveryMode {
 

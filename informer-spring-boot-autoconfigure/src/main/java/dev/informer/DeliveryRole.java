@@ -2,6 +2,8 @@ package dev.informer;
 
 /**
  * What a replica does for the informers of a {@link DeliveryMode}.
+ *
+ * @since 0.1.0
  */
 public enum DeliveryRole {
 

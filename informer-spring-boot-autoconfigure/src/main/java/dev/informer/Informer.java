@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <T> the resource type
  * @see InformerRegistry
+ * @since 0.1.0
  */
 public interface Informer<T extends HasMetadata> {
 

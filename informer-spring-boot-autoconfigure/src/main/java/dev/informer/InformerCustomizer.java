@@ -5,6 +5,8 @@ package dev.informer;
  * or item transforms, without replacing the auto-configuration. Customizer beans are
  * applied in {@link org.springframework.core.annotation.Order order}, once per informer
  * and namespace.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface InformerCustomizer {

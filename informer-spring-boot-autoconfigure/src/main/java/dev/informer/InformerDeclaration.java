@@ -3,36 +3,21 @@ package dev.informer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.StringUtils;
 
-import dev.informer.runtime.kinds.ResourceKindResolver;
-
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to
- * resync. Validated on construction (the builder's {@link Builder#build()}); resolved
- * against the API server by {@link ResourceKindResolver}.
- * <p>
- * Longer than most classes because every rule of validation names the property, the bad
- * value and the fix, as the house style asks of configuration errors.
+ * resync. Checked on construction (the builder's {@link Builder#build()}) by the
+ * {@link DeclarationRules}; resolved against the API server when its informer is created.
+ *
+ * @since 0.1.0
  */
 public final class InformerDeclaration {
-
-	private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-
-	private static final Pattern API_VERSION = Pattern
-		.compile("([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?v[0-9]+((alpha|beta)[0-9]+)?");
-
-	private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
-
-	private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
 	private final String name;
 
@@ -77,7 +62,7 @@ public final class InformerDeclaration {
 		this.stripManagedFields = builder.stripManagedFields;
 		this.cache = builder.cache;
 		this.watchList = builder.watchList;
-		validate(builder);
+		DeclarationRules.check(this, builder.apiVersion, builder.kind);
 		this.changes = ChangeDeclarations.parse(this.name, this.cache, builder.onChange, builder.prune,
 				builder.indexes);
 	}
@@ -89,125 +74,6 @@ public final class InformerDeclaration {
 	 */
 	public static Builder builder(String name) {
 		return new Builder(name);
-	}
-
-	private void validate(Builder builder) {
-		if (!NAME.matcher(this.name).matches()) {
-			throw invalid("name", this.name, "is not a valid informer name",
-					"Use lower-case letters, digits and '-' (it becomes a metric tag and a URL path segment).");
-		}
-		if (this.kind.isEmpty()) {
-			throw invalid("kind", builder.kind, "is missing",
-					"Set the Kubernetes kind to watch, for example 'kind: ConfigMap'.");
-		}
-		if (!KIND.matcher(this.kind).matches()) {
-			throw invalid("kind", this.kind, "is not a Kubernetes kind",
-					"Use the kind as the API server spells it, in UpperCamelCase, for example 'ConfigMap'.");
-		}
-		if (this.apiVersion.isEmpty()) {
-			throw invalid("api-version", builder.apiVersion, "is missing",
-					"Set the API version of the kind, for example 'v1' for core kinds or 'apps/v1'.");
-		}
-		if (!API_VERSION.matcher(this.apiVersion).matches()) {
-			throw invalid("api-version", this.apiVersion, "is not a Kubernetes API version",
-					"Use 'v1' for the core group or 'group/version' such as 'apps/v1' or 'example.com/v1alpha1'.");
-		}
-		for (int i = 0; i < this.namespaces.size(); i++) {
-			String namespace = this.namespaces.get(i);
-			if (!StringUtils.hasText(namespace)) {
-				throw invalid("namespaces[" + i + "]", namespace, "is blank",
-						"Remove the blank entry; leave 'namespaces' empty to watch all namespaces.");
-			}
-			if (!NAMESPACE.matcher(namespace).matches()) {
-				throw invalid("namespaces[" + i + "]", namespace, "is not a valid namespace name",
-						"Namespace names are lower-case RFC 1123 labels, for example 'team-a'.");
-			}
-		}
-		if (new LinkedHashSet<>(this.namespaces).size() != this.namespaces.size()) {
-			throw invalid("namespaces", this.namespaces, "lists a namespace twice", "List each namespace once.");
-		}
-		checkLabelSelector("label-selector", this.labelSelector);
-		checkLabelSelector("namespace-selector", this.namespaceSelector);
-		if (this.namespaceSelector != null && !this.namespaces.isEmpty()) {
-			throw invalid("namespace-selector", this.namespaceSelector,
-					"is set together with 'namespaces' " + this.namespaces
-							+ ": the namespaces to watch are either listed or chosen by label",
-					"Remove 'namespaces' to watch the namespaces whose labels match the selector, or remove "
-							+ "'namespace-selector' to watch the listed namespaces.");
-		}
-		if (this.fieldSelector != null) {
-			List<Selectors.FieldRequirement> requirements;
-			try {
-				requirements = Selectors.parseFieldSelector(this.fieldSelector);
-			}
-			catch (IllegalArgumentException ex) {
-				throw invalid("field-selector", this.fieldSelector,
-						"is not a valid field selector (at " + ex.getMessage() + ")",
-						"Use 'field=value' or 'field!=value' separated by ',', for example "
-								+ "'metadata.name!=kube-root-ca.crt'; escape ',', '=' and '\\' in a value "
-								+ "as '\\,', '\\=' and '\\\\'.");
-			}
-			checkNoContradiction(requirements);
-		}
-		if (this.cache == CacheMode.METADATA && this.type != null) {
-			throw invalid("type", this.type, "cannot be combined with 'cache: metadata'",
-					"Remove 'type': a metadata-only informer delivers "
-							+ "io.fabric8.kubernetes.api.model.PartialObjectMetadata, or set 'cache: full'.");
-		}
-		if (this.resyncPeriod.isNegative()) {
-			throw invalid("resync-period", this.resyncPeriod, "is negative",
-					"Use a positive duration such as '5m', or '0s' to disable resync.");
-		}
-		if (!this.resyncPeriod.isZero() && this.resyncPeriod.toMillis() < 1000) {
-			throw invalid("resync-period", this.resyncPeriod, "is shorter than one second",
-					"Use at least '1s' (fabric8 enforces that minimum), or '0s' to disable resync.");
-		}
-		if (this.listPageSize < 0) {
-			throw invalid("list-page-size", this.listPageSize, "is negative",
-					"Use 0 to list in one request from the API server's watch cache, or a positive page size.");
-		}
-	}
-
-	private void checkLabelSelector(String property, @Nullable String selector) {
-		if (selector == null) {
-			return;
-		}
-		String problem = Selectors.labelSelectorProblem(selector);
-		if (problem != null) {
-			throw invalid(property, selector, "is not a valid label selector (" + problem + ")",
-					"Use the kubectl syntax, for example 'app=web', 'tier in (web,api)', 'replicas>1', "
-							+ "'!legacy', requirements separated by ','. A set lists at least one value: "
-							+ "to select an empty value write 'app=', to select objects without the label "
-							+ "write '!app'.");
-		}
-	}
-
-	/**
-	 * The API server ANDs the requirements of a field selector, and a field has one
-	 * value: two different values required of one field select nothing, ever. The user
-	 * most likely meant OR, which field selectors cannot say.
-	 */
-	private void checkNoContradiction(List<Selectors.FieldRequirement> requirements) {
-		Map<String, String> required = new LinkedHashMap<>();
-		for (Selectors.FieldRequirement requirement : requirements) {
-			if (!requirement.equal()) {
-				continue;
-			}
-			String earlier = required.putIfAbsent(requirement.field(), requirement.value());
-			if (earlier != null && !earlier.equals(requirement.value())) {
-				throw invalid("field-selector", this.fieldSelector,
-						"requires " + requirement.field() + " to equal both '" + earlier + "' and '"
-								+ requirement.value() + "': the API server applies every requirement, so it "
-								+ "would never select an object",
-						"Field selectors have no OR: declare one informer per value, or select by a label "
-								+ "with 'key in (a,b)'.");
-			}
-		}
-	}
-
-	private InvalidInformerDeclarationException invalid(String property, @Nullable Object value, String problem,
-			String action) {
-		return new InvalidInformerDeclarationException(this.name, property, value, problem, action);
 	}
 
 	/**
@@ -395,6 +261,8 @@ public final class InformerDeclaration {
 
 	/**
 	 * Builder of an {@link InformerDeclaration}.
+	 *
+	 * @since 0.1.0
 	 */
 	public static final class Builder {
 

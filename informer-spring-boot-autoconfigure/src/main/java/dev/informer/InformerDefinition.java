@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * plural resource name and the scope.
  *
  * @param <T> the resource class
+ * @since 0.1.0
  */
 public final class InformerDefinition<T extends HasMetadata> {
 

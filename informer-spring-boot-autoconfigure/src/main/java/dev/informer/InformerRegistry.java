@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * The application's informers by name, and typed access to their caches.
+ *
+ * @since 0.1.0
  */
 public interface InformerRegistry {
 

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * An informer being prepared, as {@link InformerCustomizer}s see it.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public interface InformerSpec<T extends HasMetadata> {
 

@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
  * Thrown when informers cannot start: the API server is unreachable, denies access, or an
  * informer did not sync in time. Carries a description and the action that fixes it,
  * which Spring Boot's failure analysis prints at startup.
+ *
+ * @since 0.1.0
  */
 public class InformerStartupException extends RuntimeException {
 

@@ -2,6 +2,8 @@ package dev.informer;
 
 /**
  * The state of one watch (one namespace of an informer, or all of it).
+ *
+ * @since 0.1.0
  */
 public enum InformerState {
 

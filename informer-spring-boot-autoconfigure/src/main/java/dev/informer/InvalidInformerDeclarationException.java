@@ -1,23 +1,35 @@
 package dev.informer;
 
+import java.util.Locale;
+
 import org.jspecify.annotations.Nullable;
 
-/**
- * Thrown when an informer declaration cannot work: a missing or malformed value, or one
- * the API server rejects. Names the informer, the offending property, its value and the
- * fix.
- */
-public class InvalidInformerDeclarationException extends RuntimeException {
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-	private final String informerName;
+/**
+ * Thrown when a value of an informer declaration cannot work: a missing or malformed
+ * value, one the API server rejects, or a default that every declaration inherits. Names
+ * the property, its value, what is wrong and the fix, in the words of
+ * {@link DeclarationRules}.
+ * <p>
+ * An {@link InvalidConfigurationPropertyValueException} whose {@link #getName() name} is
+ * the configuration property that sets the value,
+ * {@code informer.resources.<name>.<property>} (also for a declaration built in code) or
+ * {@code informer.<property>} for a default.
+ *
+ * @since 0.1.0
+ */
+public class InvalidInformerDeclarationException extends InvalidConfigurationPropertyValueException {
+
+	private final @Nullable String informerName;
 
 	private final String property;
-
-	private final @Nullable Object value;
 
 	private final String problem;
 
 	private final String action;
+
+	private final @Nullable Throwable cause;
 
 	/**
 	 * Create a new exception.
@@ -44,12 +56,32 @@ public class InvalidInformerDeclarationException extends RuntimeException {
 	 */
 	public InvalidInformerDeclarationException(String informerName, String property, @Nullable Object value,
 			String problem, String action, @Nullable Throwable cause) {
-		super("Informer '" + informerName + "': " + property + " '" + value + "' " + problem, cause);
+		this(property, value, problem, action, cause, informerName);
+	}
+
+	private InvalidInformerDeclarationException(String property, @Nullable Object value, String problem, String action,
+			@Nullable Throwable cause, @Nullable String informerName) {
+		super(configurationProperty(informerName, property), value, reason(property, problem, action));
 		this.informerName = informerName;
 		this.property = property;
-		this.value = value;
 		this.problem = problem;
 		this.action = action;
+		this.cause = cause;
+	}
+
+	/**
+	 * Create an exception for a default that every declaration inherits unless it sets
+	 * its own, such as {@code informer.resync-period}.
+	 * @param property the property of the declaration the default is for, in kebab case
+	 * (for example {@code resync-period})
+	 * @param value the bad value
+	 * @param problem what is wrong
+	 * @param action how to fix it
+	 * @return the exception
+	 */
+	public static InvalidInformerDeclarationException ofDefault(String property, @Nullable Object value, String problem,
+			String action) {
+		return new InvalidInformerDeclarationException(property, value, problem, action, null, null);
 	}
 
 	/**
@@ -65,7 +97,7 @@ public class InvalidInformerDeclarationException extends RuntimeException {
 		String problem = "was rejected by the API server (HTTP 400): " + message;
 		String labels = declaration.getLabelSelector();
 		String fields = declaration.getFieldSelector();
-		boolean blameFields = fields != null && (labels == null || message.toLowerCase().contains("field"));
+		boolean blameFields = fields != null && (labels == null || message.toLowerCase(Locale.ROOT).contains("field"));
 		if (blameFields) {
 			return new InvalidInformerDeclarationException(declaration.getName(), "field-selector", fields, problem,
 					"Select by a field the API server supports for " + declaration.getKind()
@@ -85,28 +117,51 @@ public class InvalidInformerDeclarationException extends RuntimeException {
 				cause);
 	}
 
+	private static String configurationProperty(@Nullable String informerName, String property) {
+		return (informerName != null) ? "informer.resources." + informerName + "." + property : "informer." + property;
+	}
+
+	private static String reason(String property, String problem, String action) {
+		return property + " " + (problem.endsWith(".") ? problem : problem + ".") + " " + action;
+	}
+
+	/**
+	 * Return the message: the informer (or the defaults), the property, its value and
+	 * what is wrong with it.
+	 * @return the message
+	 */
+	@Override
+	public String getMessage() {
+		String scope = (this.informerName != null) ? "Informer '" + this.informerName + "'" : "Informer defaults";
+		return scope + ": " + this.property + " '" + getValue() + "' " + this.problem;
+	}
+
+	/**
+	 * Return the cause: Spring Boot's exception takes none in its public constructor.
+	 * @return the cause or {@code null}
+	 */
+	@Override
+	public synchronized @Nullable Throwable getCause() {
+		return this.cause;
+	}
+
 	/**
 	 * Return the informer's name.
-	 * @return the name
+	 * @return the name, or {@code null} when the value is a default that every
+	 * declaration inherits
 	 */
-	public String getInformerName() {
+	public @Nullable String getInformerName() {
 		return this.informerName;
 	}
 
 	/**
-	 * Return the offending property of the declaration, in kebab case.
+	 * Return the offending property of the declaration, in kebab case and relative to the
+	 * declaration (for example {@code label-selector}); {@link #getName()} is the
+	 * configuration property.
 	 * @return the property
 	 */
 	public String getProperty() {
 		return this.property;
-	}
-
-	/**
-	 * Return the offending value.
-	 * @return the value
-	 */
-	public @Nullable Object getValue() {
-		return this.value;
 	}
 
 	/**

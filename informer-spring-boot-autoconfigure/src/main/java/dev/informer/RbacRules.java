@@ -22,6 +22,8 @@ import java.util.TreeSet;
  * Computed from resolved {@link InformerDefinition definitions} (the plural and the scope
  * come from the API server), for example {@code RbacRules.of(registry)} in a running
  * application, and printed as manifests with {@link #toYaml(String, String)}.
+ *
+ * @since 0.1.0
  */
 public final class RbacRules {
 
@@ -216,6 +218,7 @@ public final class RbacRules {
 	 * @param apiGroup the API group, empty for the core group
 	 * @param resources the plural resource names
 	 * @param verbs the verbs
+	 * @since 0.1.0
 	 */
 	public record Rule(String apiGroup, List<String> resources, List<String> verbs) {
 

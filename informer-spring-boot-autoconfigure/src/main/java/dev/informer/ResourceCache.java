@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * events: treat them as read-only.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public interface ResourceCache<T extends HasMetadata> {
 

@@ -15,6 +15,8 @@ import java.util.Objects;
  * <p>
  * Parsing checks only the syntax; whether the kind has the field is checked when the
  * declaration is resolved against its model class.
+ *
+ * @since 0.1.0
  */
 public final class ResourcePath {
 
@@ -155,6 +157,8 @@ public final class ResourcePath {
 
 	/**
 	 * What a segment selects.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum SegmentType {
 
@@ -174,6 +178,7 @@ public final class ResourcePath {
 	 *
 	 * @param type what the step selects
 	 * @param name the field name or key; {@code *} for {@link SegmentType#EACH}
+	 * @since 0.1.0
 	 */
 	public record Segment(SegmentType type, String name) {
 

@@ -116,8 +116,8 @@ final class ApiServer implements AutoCloseable {
 				server.destroy();
 			}
 			catch (IllegalStateException ex) {
-				// the mock server's Vert.x waits for WebSocket close answers; irrelevant
-				// here
+				// the mock server's Vert.x waits for
+				// WebSocket close answers; irrelevant here
 			}
 		});
 	}

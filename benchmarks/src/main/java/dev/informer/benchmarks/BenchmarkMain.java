@@ -70,8 +70,8 @@ public final class BenchmarkMain {
 		List<Subject> subjects = List.of(new WriterOnlySubject(), new RawFabric8Subject(), StarterSubject.minimal(),
 				StarterSubject.minimalKeepingManagedFields(), StarterSubject.metadataOnly(), StarterSubject.full());
 		if (!options.subjects().isEmpty()) {
-			// the watch-list subject only on request: fabric8's mock server does not
-			// serve it
+			// the watch-list subject only on request:
+			// fabric8's mock server does not serve it
 			subjects = Stream.concat(subjects.stream(), Stream.of(StarterSubject.watchList()))
 				.filter((subject) -> options.subjects().contains(subject.id()))
 				.toList();
@@ -104,9 +104,8 @@ public final class BenchmarkMain {
 				// replicas sharing a collection, on a server with shard selectors on
 				Harness.log("replicas: %n%s", ReplicaBenchmark.run(options));
 			}
-			// fresh processes from launch to synced, every cold-start subject, the seed
-			// (s)
-			// among them; 10k objects and up
+			// fresh processes from launch to synced, every cold-start
+			// subject, the seed (s) among them; 10k objects and up
 			List<Integer> coldSizes = options.sizes().stream().filter((size) -> size >= 10_000).toList();
 			if (!coldSizes.isEmpty()) {
 				Harness.log("cold start: %n%s", ColdStartBenchmark.run(withSizes(options, coldSizes)));

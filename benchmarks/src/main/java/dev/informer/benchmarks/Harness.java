@@ -172,9 +172,8 @@ final class Harness {
 		Map<Long, long[]> written = workload.paced(size, this.options.latencyEvents(), this.options.latencyRate());
 		await(() -> written.keySet().stream().allMatch((seq) -> probe.seenAt(seq) != null), Duration.ofMinutes(1),
 				subject.id() + " latency");
-		// from the write being issued: on loopback the watch event often reaches the
-		// listener
-		// before the client has processed the write's response
+		// from the write being issued: on loopback the watch event often reaches
+		// the listener before the client has processed the write's response
 		double[] fromIssue = written.entrySet()
 			.stream()
 			.mapToDouble((e) -> (probe.seenAt(e.getKey()) - e.getValue()[0]) / 1e6)

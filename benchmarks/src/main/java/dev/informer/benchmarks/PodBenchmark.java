@@ -162,9 +162,8 @@ final class PodBenchmark {
 			long cpuBefore = Probe.processCpuTime();
 			long firstUpdate = writeStatus(controlPlane, updates, seed, () -> probe.updates() > 0);
 			await(() -> probe.updates() >= updates, Duration.ofMinutes(5), subject + " updates");
-			// from the first update delivered to the last, so the writer's JVM start is
-			// not
-			// counted
+			// from the first update delivered to the last,
+			// so the writer's JVM start is not counted
 			double seconds = (probe.lastUpdateAt() - firstUpdate) / 1e9;
 			double cpuPerEvent = (Probe.processCpuTime() - cpuBefore) / 1e3 / updates;
 			Harness.log("pods: %s synced %d Pods in %.0f ms", subject, names.size(), syncMillis);

@@ -225,8 +225,8 @@ final class Report {
 		int smallest = sizes.isEmpty() ? 0 : sizes.get(0);
 		panel(g, 20, 50, 670, 400, "initial sync of " + largest + " objects (ms, lower is better)", ids,
 				List.of(Measurement.SYNC_MS), largest);
-		// the decode floor is two orders of magnitude faster: it would flatten the other
-		// bars
+		// the decode floor is two orders of magnitude
+		// faster: it would flatten the other bars
 		Summary.Stat floor = this.summary.get(smallest, Harness.DECODE, Measurement.STREAM_EVENTS_PER_S);
 		panel(g, 710, 50, 670, 400,
 				"update stream delivered (events/s)"

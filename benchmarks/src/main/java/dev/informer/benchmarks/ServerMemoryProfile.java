@@ -76,9 +76,9 @@ final class ServerMemoryProfile {
 					SharedIndexInformer<ConfigMap> informer = client.configMaps()
 						.inNamespace(Workload.namespace(size))
 						.runnableInformer(0);
-					// fabric8 stops an informer whose first list fails; 20 lists at once
-					// on
-					// a loaded machine sometimes lose their HTTP/2 connection: list again
+					// fabric8 stops an informer whose first list fails;
+					// 20 lists at once on a loaded machine sometimes
+					// lose their HTTP/2 connection: list again
 					informer.exceptionHandler((isStarted, ex) -> {
 						System.out.println("  informer failed, retrying: " + ex);
 						return true;

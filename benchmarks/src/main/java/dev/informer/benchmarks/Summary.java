@@ -106,8 +106,8 @@ final class Summary {
 			ratio(size, Measurement.SYNC_MS, "b", "a", cost, 1.05);
 			ratio(size, Measurement.SYNC_MS, "c", "a", cost, 1.15);
 			ratio(size, Measurement.SYNC_MS, "a", Harness.DECODE, cost, Double.NaN);
-			// the client's share of the sync, without the API server's time on the same
-			// cores
+			// the client's share of the sync, without
+			// the API server's time on the same cores
 			ratio(size, Measurement.SYNC_CPU_MS, "b", "a", cost, Double.NaN);
 			ratio(size, Measurement.SYNC_CPU_MS, "c", "a", cost, Double.NaN);
 			ratio(size, Measurement.SYNC_CPU_MS, "b-meta", "a", cost, 0.3);

@@ -53,6 +53,8 @@ import dev.informer.watch.WatchHealthPolicy;
  * application with both has one {@link KubernetesClient}: Spring Cloud Kubernetes' (which
  * honours {@code spring.cloud.kubernetes.client.*}) where it defines one, the starter's
  * otherwise.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = "org.springframework.cloud.kubernetes.fabric8.Fabric8AutoConfiguration")
 @ConditionalOnClass(KubernetesClient.class)
@@ -140,8 +142,8 @@ public final class InformerAutoConfiguration {
 		else {
 			String origin = configOrigin(client, beanFactory, connectionDetails);
 			logger.info(ConnectionDescription.of(client, origin));
-			// without waiting for sync, a kind with a class can start while discovery is
-			// down
+			// without waiting for sync, a kind with a
+			// class can start while discovery is down
 			resolver = new ResourceKindResolver(client, Diagnostics.configSource(client, origin),
 					beanFactory.getBeanClassLoader(), !properties.getStartup().isWaitForSync());
 		}

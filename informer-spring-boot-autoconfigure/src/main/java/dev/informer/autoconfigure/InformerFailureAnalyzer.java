@@ -1,23 +1,34 @@
 package dev.informer.autoconfigure;
 
-import dev.informer.InvalidInformerDeclarationException;
-
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+
+import dev.informer.InvalidInformerDeclarationException;
 
 /**
- * Explains an invalid informer declaration: the property, its value, what is wrong and
- * how to fix it.
+ * Explains an invalid informer declaration, or an invalid default of every declaration:
+ * the property, its value, what is wrong and how to fix it.
+ * <p>
+ * Ordered before Spring Boot's analyzer of
+ * {@code InvalidConfigurationPropertyValueException} (the exception's superclass), which
+ * would show the fix as part of the reason and ask the user to review the value.
  */
-class InformerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidInformerDeclarationException> {
+class InformerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidInformerDeclarationException> implements Ordered {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidInformerDeclarationException cause) {
-		String property = "informer.resources." + cause.getInformerName() + "." + cause.getProperty();
-		String description = "Informer '" + cause.getInformerName() + "' is declared with a value that cannot work:"
-				+ "\n\n    Property: " + property + "\n    Value:    " + cause.getValue() + "\n    Reason:   "
-				+ cause.getProblem();
+		String declared = (cause.getInformerName() != null)
+				? "Informer '" + cause.getInformerName() + "' is declared with a value that cannot work:"
+				: "A default that every informer declaration inherits has a value that cannot work:";
+		String description = declared + "\n\n    Property: " + cause.getName() + "\n    Value:    " + cause.getValue()
+				+ "\n    Reason:   " + cause.getProblem();
 		return new FailureAnalysis(description, cause.getAction(), cause);
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE - 100;
 	}
 
 }

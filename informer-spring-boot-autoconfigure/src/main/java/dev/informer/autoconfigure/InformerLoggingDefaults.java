@@ -7,8 +7,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.env.DefaultPropertiesPropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 
-import dev.informer.watch.KubernetesErrors;
-
 /**
  * Turns off fabric8's {@code Reflector} logger unless the application sets its level:
  * when fabric8 cannot read a watch event, it logs the exception whose message holds the
@@ -21,6 +19,8 @@ import dev.informer.watch.KubernetesErrors;
  * failure once with the API server's message, and when requests succeed again. Default
  * properties, so that any setting of the application wins; not added when
  * {@code informer.enabled=false}.
+ *
+ * @since 0.1.0
  */
 public class InformerLoggingDefaults implements EnvironmentPostProcessor {
 

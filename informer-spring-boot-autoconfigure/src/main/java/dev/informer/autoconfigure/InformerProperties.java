@@ -14,17 +14,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import dev.informer.CacheMode;
+import dev.informer.DeclarationRules;
 import dev.informer.DeliveryMode;
 import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.runtime.replicas.DeliveryOptions;
 
 /**
  * Informers declared in configuration, under the {@code informer} prefix. Values that
- * cannot work fail startup once bound, naming the property, the value and the fix; each
- * declaration is checked when the informers are created.
- * <p>
- * Longer than most classes because every property carries the javadoc that becomes its
- * IDE metadata.
+ * cannot work fail startup once bound, naming the property, the value and the fix: the
+ * defaults that declarations inherit by the {@link DeclarationRules} (as an
+ * {@link dev.informer.InvalidInformerDeclarationException}), the starter's own settings
+ * here (as an {@link InvalidConfigurationPropertyValueException}). Each declaration is
+ * checked by the same rules when the informers are created.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("informer")
 public class InformerProperties implements InitializingBean {
@@ -154,19 +157,7 @@ public class InformerProperties implements InitializingBean {
 
 	@Override
 	public void afterPropertiesSet() {
-		if (this.resyncPeriod.isNegative()) {
-			throw invalid("informer.resync-period", this.resyncPeriod,
-					"must not be negative: use a duration such as '5m', or '0s' to disable resync");
-		}
-		if (!this.resyncPeriod.isZero() && this.resyncPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
-			throw invalid("informer.resync-period", this.resyncPeriod,
-					"must be at least '1s' (fabric8's minimum), or '0s' to disable resync");
-		}
-		if (this.listPageSize < 0) {
-			throw invalid("informer.list-page-size", this.listPageSize,
-					"must not be negative: use 0 to list in one request from the API server's watch cache, "
-							+ "or a page size such as 500");
-		}
+		DeclarationRules.checkDefaults(this.resyncPeriod, this.listPageSize);
 		requirePositive("informer.startup.timeout", this.startup.getTimeout(), "for example '60s'; to start "
 				+ "without waiting for informers set informer.startup.wait-for-sync=false instead");
 		requirePositive("informer.health.watch-loss-grace", this.health.getWatchLossGrace(),
@@ -193,6 +184,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How informer events reach the application's listeners.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Events {
 
@@ -231,6 +224,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How application startup waits for informers.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Startup {
 
@@ -311,6 +306,8 @@ public class InformerProperties implements InitializingBean {
 	/**
 	 * How the replicas of an application share the delivery of resource events, on
 	 * Kubernetes Leases.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Delivery {
 
@@ -415,9 +412,8 @@ public class InformerProperties implements InitializingBean {
 			}
 			requireWholeSeconds(this.leaseDuration);
 			requirePositive("informer.delivery.retry-period", this.retryPeriod, "for example '2s'");
-			// fabric8's elector waits up to 2.2 retry periods between attempts, and
-			// refuses
-			// to start unless a renewal fits twice in the deadline
+			// fabric8's elector waits up to 2.2 retry periods between attempts,
+			// and refuses to start unless a renewal fits twice in the deadline
 			long retry = this.retryPeriod.toMillis();
 			if (this.renewDeadline.toMillis() <= retry + (retry * 12 + 9) / 10) {
 				throw invalid("informer.delivery.renew-deadline", this.renewDeadline,
@@ -581,6 +577,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * How health judges informers.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Health {
 
@@ -606,6 +604,8 @@ public class InformerProperties implements InitializingBean {
 	/**
 	 * When a fabric8 informer that stopped working is replaced by a fresh one, seeded
 	 * from what listeners have seen so that only real differences are delivered.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Reliability {
 
@@ -688,6 +688,8 @@ public class InformerProperties implements InitializingBean {
 
 	/**
 	 * One informer declaration.
+	 *
+	 * @since 0.1.0
 	 */
 	public static class Resource {
 

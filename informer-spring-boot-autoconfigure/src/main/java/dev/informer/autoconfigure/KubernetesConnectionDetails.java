@@ -11,6 +11,8 @@ import org.springframework.boot.autoconfigure.service.connection.ConnectionDetai
  * creates for a {@code K3sContainer} with {@code informer-spring-boot-starter-test}), the
  * {@code KubernetesClient} that {@link InformerAutoConfiguration} creates connects with
  * its configuration instead of fabric8's kubeconfig and in-cluster discovery.
+ *
+ * @since 0.1.0
  */
 public interface KubernetesConnectionDetails extends ConnectionDetails {
 

@@ -15,6 +15,8 @@ import dev.informer.DeliveryRole;
  * changed because members joined or left ({@link DeliveryMode#SHARDED}).
  * <p>
  * Published on the starter's own thread, never on the one renewing the Lease.
+ *
+ * @since 0.1.0
  */
 public class DeliveryRoleChangedEvent extends ApplicationEvent {
 

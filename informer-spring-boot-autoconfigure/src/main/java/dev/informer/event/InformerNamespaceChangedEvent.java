@@ -12,6 +12,8 @@ import org.springframework.context.ApplicationEvent;
  * objects; a leaving namespace's event comes after the {@link ResourceDeletedEvent}s
  * (flagged {@link ResourceDeletedEvent#isLeftSelection() left the selection}) of its
  * objects, once its watch has stopped.
+ *
+ * @since 0.1.0
  */
 public class InformerNamespaceChangedEvent extends ApplicationEvent {
 
@@ -88,6 +90,8 @@ public class InformerNamespaceChangedEvent extends ApplicationEvent {
 
 	/**
 	 * How the selection of an informer's namespaces changed.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Change {
 

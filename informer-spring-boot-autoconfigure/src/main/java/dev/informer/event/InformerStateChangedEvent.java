@@ -11,6 +11,8 @@ import dev.informer.InformerState;
  * state, for example from {@link InformerState#WATCHING} to
  * {@link InformerState#RECONNECTING} when its watch is lost. Published on the thread that
  * noticed the change: fabric8's, or the watch monitor's on its sampling period.
+ *
+ * @since 0.1.0
  */
 public class InformerStateChangedEvent extends ApplicationEvent {
 

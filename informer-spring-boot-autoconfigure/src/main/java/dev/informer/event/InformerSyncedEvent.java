@@ -7,6 +7,8 @@ import org.springframework.context.ApplicationEvent;
 /**
  * Published once per informer, after the initial list of every namespace it watches has
  * been delivered to listeners as {@link ResourceAddedEvent}s.
+ *
+ * @since 0.1.0
  */
 public class InformerSyncedEvent extends ApplicationEvent {
 

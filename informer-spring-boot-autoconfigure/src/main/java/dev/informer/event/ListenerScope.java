@@ -5,6 +5,8 @@ package dev.informer.event;
  * first listener, told of each listener that throws, closed after the last, on the thread
  * the listeners run on. The starter uses it for an observation per event and for MDC
  * keys; scopes are composed in order, the first opened outermost.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ListenerScope {

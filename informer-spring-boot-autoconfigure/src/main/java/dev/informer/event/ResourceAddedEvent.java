@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * {@link ResourcesReplayedEvent} follows the replay.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public class ResourceAddedEvent<T extends HasMetadata> extends ResourceEvent<T> {
 

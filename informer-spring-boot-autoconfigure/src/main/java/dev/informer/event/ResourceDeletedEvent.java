@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * Published when a resource is deleted.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public class ResourceDeletedEvent<T extends HasMetadata> extends ResourceEvent<T> {
 

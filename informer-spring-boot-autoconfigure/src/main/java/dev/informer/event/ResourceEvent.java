@@ -22,6 +22,7 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * {@link #toString()} never prints the resource's content (Secrets would leak into logs).
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEvent implements ResolvableTypeProvider {
 

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * the same object).
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public class ResourceUpdatedEvent<T extends HasMetadata> extends ResourceEvent<T> {
 

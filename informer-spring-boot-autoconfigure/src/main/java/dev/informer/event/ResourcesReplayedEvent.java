@@ -13,6 +13,8 @@ import org.springframework.context.ApplicationEvent;
  * <p>
  * Delivered in order with the informer's resource events, after the replay of one
  * namespace (or of the whole informer when it watches all namespaces).
+ *
+ * @since 0.1.0
  */
 public class ResourcesReplayedEvent extends ApplicationEvent {
 

@@ -11,6 +11,8 @@ import dev.informer.event.ResourceEvent;
  * informer watches a fixed list of namespaces, {@value #NAMESPACE} (the same tag name as
  * the starter's metrics); high-cardinality {@code name}, {@code resource.version}, and
  * the namespace when the namespaces are not bounded.
+ *
+ * @since 0.1.0
  */
 public class DefaultInformerEventObservationConvention implements InformerEventObservationConvention {
 

@@ -8,6 +8,8 @@ import dev.informer.event.ResourceUpdatedEvent;
 
 /**
  * The {@link Observation.Context} of the delivery of one resource event to the listeners.
+ *
+ * @since 0.1.0
  */
 public class InformerEventContext extends Observation.Context {
 

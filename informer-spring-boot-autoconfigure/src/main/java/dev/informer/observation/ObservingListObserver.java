@@ -13,6 +13,8 @@ import dev.informer.watch.ListObserver;
  * {@code relist}) and {@code k8s.namespace.name} (a watch's namespace: as many as the
  * informer watches separately, {@code *} for one watch of all); a failed attempt is
  * recorded as the observation's error.
+ *
+ * @since 0.1.0
  */
 public class ObservingListObserver implements ListObserver {
 

@@ -13,6 +13,8 @@ import dev.informer.event.ResourceEvent;
  * Records an {@value DefaultInformerEventObservationConvention#NAME} observation around
  * the delivery of each resource event, in scope while the listeners run (so a tracer
  * makes their spans its children), with each listener failure recorded as its error.
+ *
+ * @since 0.1.0
  */
 public class ObservingListenerScope implements ListenerScope {
 

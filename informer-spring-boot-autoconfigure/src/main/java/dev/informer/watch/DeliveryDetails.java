@@ -13,6 +13,8 @@ import dev.informer.DeliveryRole;
 /**
  * Describes this replica's part in delivery across replicas for health details and the
  * {@code informers} actuator endpoint, with times as ISO-8601 strings.
+ *
+ * @since 0.1.0
  */
 public final class DeliveryDetails {
 

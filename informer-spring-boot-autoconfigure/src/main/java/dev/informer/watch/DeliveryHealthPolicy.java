@@ -24,6 +24,8 @@ import dev.informer.DeliveryRole;
  * {@code Invalid}...), while it refuses this replica's requests on its Lease in a way no
  * retry cures: such a replica cannot lead or own a range however long it waits. Otherwise
  * {@code UP}.
+ *
+ * @since 0.1.0
  */
 public final class DeliveryHealthPolicy {
 

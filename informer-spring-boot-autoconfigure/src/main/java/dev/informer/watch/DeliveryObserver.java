@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * Told about every resource event an informer delivered to listeners, on the informer's
  * delivery thread: keep it fast. Metrics implement it to time listeners; the default does
  * nothing.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface DeliveryObserver {

@@ -22,6 +22,7 @@ import dev.informer.DeliveryRole;
  * @param sharding this replica's membership, {@code null} when no informer is in
  * {@link DeliveryMode#SHARDED} mode
  * @param takenAt when the snapshot was taken
+ * @since 0.1.0
  */
 public record DeliverySnapshot(String group, String identity, String leaseNamespace,
 		Map<String, DeliveryMode> informerModes, @Nullable Leadership leadership, @Nullable Sharding sharding,
@@ -38,6 +39,7 @@ public record DeliverySnapshot(String group, String identity, String leaseNamesp
 	 * @param handovers how many times this replica became leader or stopped being it
 	 * @param refusal the API server's last refusal of a request on the Lease that no
 	 * retry cures (Forbidden, Invalid...), while requests of that kind keep being refused
+	 * @since 0.1.0
 	 */
 	public record Leadership(DeliveryRole role, String leaseName, @Nullable String leaseHolder,
 			@Nullable Instant lastRenewal, @Nullable Instant lastContact, long handovers,
@@ -72,6 +74,7 @@ public record DeliverySnapshot(String group, String identity, String leaseNamesp
 	 * @param refusal the API server's last refusal of a request on this replica's Lease
 	 * that no retry cures (Forbidden, Invalid...), while requests of that kind keep being
 	 * refused
+	 * @since 0.1.0
 	 */
 	public record Sharding(DeliveryRole role, String leaseName, List<String> members, List<String> ownedRanges,
 			boolean serverSharding, @Nullable Instant lastRenewal, long rangeChanges, @Nullable WatchError refusal) {

@@ -2,6 +2,8 @@ package dev.informer.watch;
 
 /**
  * Where health, metrics and the endpoint read the state of delivery across replicas.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface DeliveryStatusSource {

@@ -1,12 +1,10 @@
 package dev.informer.watch;
 
-import dev.informer.event.ResourceAddedEvent;
-import dev.informer.event.ResourceDeletedEvent;
-import dev.informer.event.ResourceUpdatedEvent;
-
 /**
  * The types of delivered events, as counted in {@link Watch#getEvents()} and tagged
  * {@code type} in metrics with {@link #tagValue()}.
+ *
+ * @since 0.1.0
  */
 public enum EventType {
 

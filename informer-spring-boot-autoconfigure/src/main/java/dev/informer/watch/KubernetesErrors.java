@@ -16,6 +16,8 @@ import org.springframework.util.StringUtils;
 /**
  * Reads HTTP status, reason and message out of fabric8 exceptions, as {@link WatchError}
  * and the logs show them. What to do about an error is explained by the runtime.
+ *
+ * @since 0.1.0
  */
 public final class KubernetesErrors {
 

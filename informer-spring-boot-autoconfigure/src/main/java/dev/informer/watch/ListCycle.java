@@ -10,6 +10,7 @@ import java.time.Instant;
  * @param duration how long it took
  * @param items how many objects were cached after it
  * @param trigger why it ran
+ * @since 0.1.0
  */
 public record ListCycle(Instant startedAt, Duration duration, int items, RelistReason trigger) {
 

@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
  * Observes the lists of each watch: the initial list and every relist, from the request
  * until fabric8 has cached what it returned (retries of a failed list included). The
  * starter records an {@code informer.list} observation with it.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ListObserver {

@@ -1,11 +1,11 @@
 package dev.informer.watch;
 
-import dev.informer.Informer;
-
 /**
  * Why a list ran: the initial list, or the reason of a relist. Relists are counted per
  * reason in {@link Watch#getRelists()} and tagged {@code reason} in metrics with
  * {@link #tagValue()}.
+ *
+ * @since 0.1.0
  */
 public enum RelistReason {
 

@@ -14,6 +14,8 @@ import dev.informer.InformerDeclaration;
  * Describes one watch for health details and the {@code informers} actuator endpoint:
  * state, progress, counters and the last error, with times as ISO-8601 strings. Never any
  * resource data.
+ *
+ * @since 0.1.0
  */
 public final class WatchDetails {
 

@@ -9,6 +9,7 @@ import java.time.Instant;
  * @param httpCode the HTTP status, 0 when there was none (connection failure)
  * @param reason the API server's reason, for example {@code Forbidden}
  * @param message the message
+ * @since 0.1.0
  */
 public record WatchError(Instant at, int httpCode, String reason, String message) {
 

@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
  * @param level the level
  * @param reason why it is not plainly up, for example {@code Forbidden}; {@code null}
  * when synced and watching
+ * @since 0.1.0
  */
 public record WatchHealth(Level level, @Nullable String reason) {
 
@@ -18,6 +19,8 @@ public record WatchHealth(Level level, @Nullable String reason) {
 
 	/**
 	 * Health levels, named after the Spring Boot statuses they map to.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Level {
 

@@ -32,6 +32,8 @@ import dev.informer.InformerState;
  * </ul>
  * When the last error was HTTP 403 and the watch is not open, the reason is
  * {@code Forbidden}: an RBAC rule is missing.
+ *
+ * @since 0.1.0
  */
 public final class WatchHealthPolicy {
 
@@ -135,8 +137,8 @@ public final class WatchHealthPolicy {
 		}
 		Instant since = snapshot.notWatchingSince();
 		if (since == null) {
-			// the monitor has not sampled since the watch was lost: the loss has only
-			// just begun
+			// the monitor has not sampled since the watch
+			// was lost: the loss has only just begun
 			since = now;
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;

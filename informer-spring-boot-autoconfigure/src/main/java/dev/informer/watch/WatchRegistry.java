@@ -6,6 +6,8 @@ import dev.informer.InformerRegistry;
 
 /**
  * An {@link InformerRegistry} whose informers expose the read model of their watches.
+ *
+ * @since 0.1.0
  */
 public interface WatchRegistry extends InformerRegistry {
 

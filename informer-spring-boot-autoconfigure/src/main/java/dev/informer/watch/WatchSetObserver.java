@@ -5,6 +5,8 @@ package dev.informer.watch;
  * watch at runtime, as namespaces join and leave its selection. Metrics implement it to
  * register and remove the meters of each watch, so that the meters of namespaces that
  * left do not pile up.
+ *
+ * @since 0.1.0
  */
 public interface WatchSetObserver {
 

@@ -12,6 +12,7 @@ import dev.informer.Informer;
  * {@code informers} endpoint.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public interface WatchedInformer<T extends HasMetadata> extends Informer<T> {
 

@@ -166,10 +166,9 @@ class InformerActuatorTests {
 			ConfigMap secretLike = TestResources.configMap("obs", "a", "secret-value");
 			mock.client().configMaps().resource(secretLike).create();
 			ConfigMap last = mock.client().configMaps().resource(TestResources.configMap("obs", "b", "x")).create();
-			// the watch is an expectation rather than a CRUD watch: the mock stalls for
-			// 10 s when
-			// a client closes a CRUD watch, which a relist does; it stays open until the
-			// end
+			// the watch is an expectation rather than a CRUD watch:
+			// the mock stalls for 10 s when a client closes a CRUD
+			// watch, which a relist does; it stays open until the end
 			mock.server()
 				.expect()
 				.get()

@@ -18,9 +18,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 import org.springframework.mock.env.MockEnvironment;
 
 import dev.informer.InformerCustomizer;
@@ -226,6 +232,36 @@ class InformerAutoConfigurationTests {
 	@Test
 	void subSecondDefaultResyncPeriod() {
 		assertInvalidProperty("informer.resync-period", "500ms", "at least '1s'");
+	}
+
+	@Test
+	void aBadDefaultIsExplainedByTheStartersAnalyzerAheadOfSpringBoots() {
+		this.runner.withPropertyValues(configMap("bad-default"))
+			.withPropertyValues("informer.resync-period=-5s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InformerFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
+				assertThat(analysis.getDescription()).contains("A default that every informer declaration inherits")
+					.contains("informer.resync-period")
+					.contains("PT-5S")
+					.contains("is negative");
+				assertThat(analysis.getAction()).contains("'0s' to disable resync");
+			});
+		// Spring Boot's analyzer of the superclass would also take it, without the action
+		FailureAnalyzer springBoots = SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, ArgumentResolver.of(Environment.class, new MockEnvironment()),
+					FailureHandler.handleMessage((message, failure) -> {
+						// analyzers that need a bean factory are not the ones looked for
+					}))
+			.stream()
+			.filter((analyzer) -> analyzer.getClass()
+				.getSimpleName()
+				.equals("InvalidConfigurationPropertyValueFailureAnalyzer"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(AnnotationAwareOrderComparator.INSTANCE.compare(new InformerFailureAnalyzer(), springBoots))
+			.isNegative();
 	}
 
 	@ParameterizedTest

@@ -67,9 +67,8 @@ class InformerLifecycleRestartTests {
 	}
 
 	private void create(String name) {
-		// the mock may stall while a watch closes, and fabric8 retry the create: take the
-		// retry's
-		// conflict for the create it is
+		// the mock may stall while a watch closes, and fabric8 retry
+		// the create: take the retry's conflict for the create it is
 		this.mock.client()
 			.configMaps()
 			.resource(TestResources.configMap("restart", name, "0"))

@@ -222,8 +222,8 @@ class InformerMockServerTests {
 
 	@Test
 	void labelSelectorIsAppliedByTheServer() {
-		// the mock evaluates equality selectors only; set-based ones are proven on the
-		// real server
+		// the mock evaluates equality selectors only;
+		// set-based ones are proven on the real server
 		this.runner.withPropertyValues(configMaps("labels"))
 			.withPropertyValues("informer.resources.configmaps.label-selector=app=web")
 			.run((context) -> {

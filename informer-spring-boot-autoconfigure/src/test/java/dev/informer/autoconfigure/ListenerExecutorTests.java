@@ -113,9 +113,8 @@ class ListenerExecutorTests {
 				assertThat(context).hasNotFailed();
 				changeEveryNamespace();
 				this.recorder.awaitAll();
-				// listener threads aside: one monitor, and at most one recovery thread
-				// per
-				// informer (started when first needed)
+				// listener threads aside: one monitor, and at most one
+				// recovery thread per informer (started when first needed)
 				assertThat(housekeepingThreads()).contains("informer-watch-monitor")
 					.hasSizeLessThanOrEqualTo(3)
 					.allMatch((name) -> name.matches("informer-(watch-monitor|(configmaps|secrets)-recovery)"));

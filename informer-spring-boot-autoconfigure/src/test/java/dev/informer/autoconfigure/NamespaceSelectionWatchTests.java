@@ -176,8 +176,8 @@ class NamespaceSelectionWatchTests {
 		namespace("nsw-late");
 		this.mock.client().configMaps().resource(TestResources.configMap("nsw-ok", "ok", "1")).create();
 		this.mock.client().configMaps().resource(TestResources.configMap("nsw-late", "late", "1")).create();
-		// the RoleBinding of nsw-late is not there yet (fail-on-forbidden is on, the
-		// default)
+		// the RoleBinding of nsw-late is not there
+		// yet (fail-on-forbidden is on, the default)
 		this.mock.server()
 			.expect()
 			.get()

@@ -187,8 +187,8 @@ class NamespaceSelectorTests {
 				WatchHealthPolicy policy = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 				InformersHealthContributor health = new InformersHealthContributor(registry, policy, Clock.systemUTC());
 				InformersEndpoint endpoint = new InformersEndpoint(registry, policy, Clock.systemUTC());
-				// no namespace matches: the watch on Namespaces alone, UP, naming the
-				// selector
+				// no namespace matches: the watch on
+				// Namespaces alone, UP, naming the selector
 				assertThat(health.getContributor("globex")).isInstanceOfSatisfying(CompositeHealthContributor.class,
 						(composite) -> {
 							assertThat(composite.stream().map((entry) -> entry.name()))

@@ -95,8 +95,8 @@ class ReadmeTests {
 		List<String> commands = read(ROOT.resolve(".ci/run")).lines()
 			.filter((line) -> !line.isBlank() && !line.startsWith("#"))
 			.toList();
-		// other checks may run beside it, but the tests run through the README's command
-		// only
+		// other checks may run beside it, but the
+		// tests run through the README's command only
 		assertThat(commands).contains("export INFORMER_REQUIRE_APISERVER=true", "scripts/test")
 			.noneMatch((command) -> command.contains("mvnw") || command.contains("envtest.sh"));
 		assertThat(read(ROOT.resolve("scripts/test"))).contains("bash scripts/envtest.sh")

@@ -140,8 +140,7 @@ final class ChangeWriter implements AutoCloseable {
 			}
 		}
 		catch (KubernetesClientException ex) {
-			// the server state is read back from the server; the log keeps what
-			// succeeded
+			// the server state is read back from the server; the log keeps what succeeded
 			this.failures++;
 		}
 	}

@@ -71,8 +71,8 @@ final class GroupRecorder {
 				record(replica, resourceEvent, at);
 			}
 			else if (event instanceof DeliveryRoleChangedEvent changed && changed.getMode() == DeliveryMode.SHARDED) {
-				// the range this replica owns from now on (its members; none when
-				// detached)
+				// the range this replica owns from now
+				// on (its members; none when detached)
 				List<String> owned = (changed.getRole() == DeliveryRole.MEMBER) ? changed.getMembers() : List.of();
 				synchronized (this) {
 					this.published.add(new Published(replica, "range", "", "", Instant.now(), owned));

@@ -90,9 +90,9 @@ class InformerBookmarkIT {
 				long elsewhere = version(
 						admin.configMaps().resource(TestResources.configMap(ELSEWHERE, "elsewhere", "1")).create());
 				assertThat(elsewhere).isGreaterThan(listed);
-				// a bookmark carries the newest version the server's watch cache has
-				// reached,
-				// usually later than this change; one sent before it would not reach it
+				// a bookmark carries the newest version the server's
+				// watch cache has reached, usually later than this
+				// change; one sent before it would not reach it
 				await().atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(500))
 					.until(() -> version(status.getLastResourceVersion()) >= elsewhere);

@@ -81,14 +81,11 @@ class InformerCompactionIT {
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
 				await().until(() -> status.isOpen());
 				String listed = status.getLastResourceVersion();
-				// fabric8 treats a watch that ends within 2 s of opening without having
-				// received a
-				// message as 410 Gone and relists at once, without trying to resume; one
-				// event
-				// through this watch first makes the cut a plain connection loss, so that
-				// the
-				// resume is tried and answered 410 by the server, whenever the cut
-				// happens
+				// fabric8 treats a watch that ends within 2 s of opening without
+				// having received a message as 410 Gone and relists at once,
+				// without trying to resume; one event through this watch first
+				// makes the cut a plain connection loss, so that the resume is
+				// tried and answered 410 by the server, whenever the cut happens
 				String resumeFrom = admin.configMaps()
 					.resource(TestResources.configMap(NAMESPACE, "warm", "1"))
 					.create()
@@ -109,9 +106,8 @@ class InformerCompactionIT {
 				proxy.restore();
 
 				await().atMost(Duration.ofSeconds(60)).until(() -> status.getRelistCount() > 0 && status.isOpen());
-				// one informer's notifications are delivered in order: once this one
-				// arrives,
-				// everything the relist queued has been delivered
+				// one informer's notifications are delivered in order: once this
+				// one arrives, everything the relist queued has been delivered
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "sentinel", "1")).create();
 				await().until(() -> listener.resourceEvents()
 					.stream()
@@ -133,11 +129,9 @@ class InformerCompactionIT {
 				assertThat(status.getRelists()).containsExactly(entry(RelistReason.GONE.tagValue(), 1L));
 				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
 
-				// as the server saw it: a watch from the listed version, resumed after
-				// the cut from
-				// the last event's version (answered 410), a second list, and a watch
-				// from that
-				// list's version
+				// as the server saw it: a watch from the listed version,
+				// resumed after the cut from the last event's version (answered
+				// 410), a second list, and a watch from that list's version
 				List<String> watchedFrom = server.requests("watch", "configmaps", NAMESPACE)
 					.stream()
 					.map((watch) -> watch.parameter("resourceVersion"))

@@ -105,14 +105,13 @@ class InformerOutageIT {
 				await().until(() -> status.isWatching());
 				List<ResourceEvent<?>> before = new ArrayList<>(listener.resourceEvents());
 				admin.rbac().roleBindings().inNamespace("it-revoke").withName("carol-configmap-reader").delete();
-				// an established watch keeps streaming; access is checked again when it
-				// reconnects
+				// an established watch keeps streaming;
+				// access is checked again when it reconnects
 				proxy.cut();
 				proxy.restore();
 				WatchHealthPolicy health = new WatchHealthPolicy(GRACE, Duration.ofSeconds(60));
-				// fabric8 retries the watch without saying why it fails; replacing the
-				// stalled
-				// informer lists, and the list's 403 names the cause
+				// fabric8 retries the watch without saying why it fails; replacing
+				// the stalled informer lists, and the list's 403 names the cause
 				await().atMost(Duration.ofSeconds(60)).until(() -> {
 					WatchHealth watchHealth = health.evaluate(informer, status.snapshot(), Instant.now());
 					return watchHealth.level() == WatchHealth.Level.DOWN && "Forbidden".equals(watchHealth.reason());

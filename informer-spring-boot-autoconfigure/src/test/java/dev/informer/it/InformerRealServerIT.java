@@ -132,9 +132,8 @@ class InformerRealServerIT {
 					"informer.resources.configmaps.field-selector=metadata.name!=skip-me,metadata.name!=kube-root-ca.crt")
 			.run((context) -> {
 				RecordingListener listener = context.getBean(RecordingListener.class);
-				// objects outside the selectors are written first: had they passed, they
-				// would
-				// have arrived before the ones that do
+				// objects outside the selectors are written first: had they
+				// passed, they would have arrived before the ones that do
 				admin.configMaps().resource(TestResources.configMap("it-sel", "db", Map.of("app", "db"), "x")).create();
 				admin.configMaps()
 					.resource(TestResources.configMap("it-sel", "old", Map.of("app", "web", "legacy", "y"), "x"))
@@ -189,13 +188,11 @@ class InformerRealServerIT {
 						.get(0);
 					await().until(
 							() -> context.getBean(DefaultInformerRegistry.class).informer("configmaps").isWatching());
-					// fabric8 treats a watch that ends within 2 s of opening without
-					// having received a
-					// message as 410 Gone and relists (its workaround for proxies that
-					// close instead
-					// of answering 410); one event through this watch first makes the cut
-					// a plain
-					// connection loss, whenever it happens
+					// fabric8 treats a watch that ends within 2 s of opening
+					// without having received a message as 410 Gone and relists
+					// (its workaround for proxies that close instead of
+					// answering 410); one event through this watch first makes
+					// the cut a plain connection loss, whenever it happens
 					admin.configMaps().resource(TestResources.configMap("it-cut", "warm", "1")).create();
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> listener.events(ResourceAddedEvent.class)

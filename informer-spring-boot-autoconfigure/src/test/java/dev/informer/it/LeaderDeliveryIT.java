@@ -97,8 +97,8 @@ class LeaderDeliveryIT {
 					for (String name : names("steady-", 20)) {
 						assertThat(recorder.liveEventsOf(name)).as(name).hasSize(1);
 					}
-					// a backlog behind a's slow listener, then a is cut off while changes
-					// go on
+					// a backlog behind a's slow listener,
+					// then a is cut off while changes go on
 					Map<String, String> expectedBefore = serverState(admin);
 					assertThat(expectedBefore).isNotEmpty();
 					churn(admin, BEFORE_CUT);
@@ -123,10 +123,9 @@ class LeaderDeliveryIT {
 					// it had not caught up: the deadline, not an empty queue, stopped it
 					assertThat(recorder.by("a")).as("published by a").hasSizeLessThan(40 + BEFORE_CUT);
 					Duration handover = Duration.between(lastRenewal, tookOver);
-					// the Lease expires, then b's next attempt comes within a retry
-					// period
-					// plus fabric8's jitter; the requests themselves may take up to two
-					// more on a loaded machine
+					// the Lease expires, then b's next attempt comes within
+					// a retry period plus fabric8's jitter; the requests
+					// themselves may take up to two more on a loaded machine
 					Duration bound = LEASE_DURATION
 						.plusMillis((long) (RETRY_PERIOD.toMillis() * (1 + JITTER)) + 2 * RETRY_PERIOD.toMillis());
 					System.out.println("LeaderDeliveryIT: cut at " + cutAt + ", last renewal by a " + lastRenewal

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import dev.informer.DeliveryMode;
 import dev.informer.InformerStartupException;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.TestWatches;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryCoordinator;

@@ -87,8 +87,8 @@ class LongOutageIT {
 				InvariantListener listener = context.getBean(InvariantListener.class);
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 				Watch status = informer.getWatches().get(0);
-				// listing 10,000 objects to compare is costly: wait until they have
-				// arrived first
+				// listing 10,000 objects to compare is
+				// costly: wait until they have arrived first
 				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
 						Duration.ofSeconds(60));
@@ -97,8 +97,8 @@ class LongOutageIT {
 
 				long killedAt = System.nanoTime();
 				server.killApiServer();
-				// the outage lasts longer than replace-stalled-after; the watch is lost
-				// meanwhile
+				// the outage lasts longer than
+				// replace-stalled-after; the watch is lost meanwhile
 				await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(60)).until(() -> !status.isOpen());
 				server.restartApiServer();
 				long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);

@@ -95,8 +95,8 @@ class NamespaceSelectionWatchIT {
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> Boolean.TRUE.equals(selection.health().getDetails().get("watching")));
 				admin.rbac().clusterRoleBindings().withName("erin-nsw-namespace-reader").delete();
-				// an established watch keeps streaming; access is checked again when it
-				// reconnects
+				// an established watch keeps streaming;
+				// access is checked again when it reconnects
 				proxy.cut();
 				proxy.restore();
 				label("it-nsw-b", label, true);
@@ -113,9 +113,8 @@ class NamespaceSelectionWatchIT {
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> listener.events(ResourceAddedEvent.class, (event) -> "b".equals(event.getName()))
 						.size() == 1);
-				// recovered by a list after the reconnect: fabric8's own after a 410, or
-				// the
-				// replacement of a stalled watch, whichever came first
+				// recovered by a list after the reconnect: fabric8's own after a
+				// 410, or the replacement of a stalled watch, whichever came first
 				assertThat(selection.health().getDetails().get("relists")).asString().containsPattern("410|stalled");
 			});
 		}

@@ -147,9 +147,8 @@ class NamespaceSelectorIT {
 				SimpleMeterRegistry meters = new SimpleMeterRegistry();
 				new InformerMetrics(registry).bindTo(meters);
 				int metersOfOneWatch = watchMeters(meters).size();
-				// faster than the slow listener delivers: leaves and joins queue up
-				// behind
-				// it
+				// faster than the slow listener delivers:
+				// leaves and joins queue up behind it
 				for (int flap = 0; flap < 30; flap++) {
 					label(namespace, label, flap % 2 == 1);
 					changes.run(2, 0, (dice) -> {
@@ -383,8 +382,8 @@ class NamespaceSelectorIT {
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
-			// the informer's recovery thread, and the listener threads all informers
-			// share
+			// the informer's recovery thread, and the
+			// listener threads all informers share
 			.filter((thread) -> thread.getName().startsWith("informer-" + informer + "-")
 					|| thread.getName().startsWith("informer-listener-"))
 			.count();

@@ -202,9 +202,8 @@ class ScaleIT {
 						millis.get(millis.size() / 2) / 1e6, millis.get(millis.size() - 1) / 1e6);
 				print("samples taken by a health call: %s", probeSamples);
 			});
-		// JDK 17's HTTP client ends its selector thread once the client is collected;
-		// polled
-		// in this thread, so that no poller thread counts
+		// JDK 17's HTTP client ends its selector thread once the client is
+		// collected; polled in this thread, so that no poller thread counts
 		await().pollInSameThread().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 			System.gc();
 			assertThat(count(threadsByPrefix()))

@@ -90,8 +90,8 @@ class ShardedDeliveryIT {
 							.isEqualTo(owner(uids.get(name), REPLICAS));
 					}
 					if (serverSharding) {
-						// each cache holds exactly its range: about a third of the
-						// objects
+						// each cache holds exactly its range:
+						// about a third of the objects
 						Map<String, Set<String>> caches = new HashMap<>();
 						for (int i = 0; i < all.size(); i++) {
 							caches.put(REPLICAS.get(i), cached(all.get(i)));

@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.assertj.core.api.SoftAssertions;
@@ -95,8 +94,8 @@ class SoakIT {
 				Watch status = informer.getWatches().get(0);
 				RandomChanges changes = new RandomChanges(admin, NAMESPACE, SEED, OBJECTS);
 
-				// phase 1: changes with drops and relists; then the baseline of the leak
-				// checks
+				// phase 1: changes with drops and relists;
+				// then the baseline of the leak checks
 				changes.run(CHANGES_PER_PHASE, 40, (dice) -> {
 					if (dice < 60) {
 						drop(proxy);
@@ -105,8 +104,8 @@ class SoakIT {
 						informer.relist();
 					}
 				});
-				// quiet, not asserted yet: the soak goes on and the end names every
-				// violation
+				// quiet, not asserted yet: the soak goes
+				// on and the end names every violation
 				listener.awaitQuiet(changes::serverState, Duration.ofSeconds(90));
 				int threads = threadCount();
 				long heap = usedHeapAfterGc();
@@ -122,10 +121,9 @@ class SoakIT {
 
 				progress("phase 2 (bursts)", status);
 
-				// phase 3: a compaction while disconnected: the watch cannot resume (410
-				// Gone, or a
-				// replacement if the cut outlasts replace-stalled-after); either way a
-				// relist
+				// phase 3: a compaction while disconnected: the watch
+				// cannot resume (410 Gone, or a replacement if the cut
+				// outlasts replace-stalled-after); either way a relist
 				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
 				long relists = status.getRelistCount();
 				proxy.cut();
@@ -133,8 +131,8 @@ class SoakIT {
 				changes.run(30, 0, (dice) -> {
 				});
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
-					// the compactor compacts up to the revision it saw on its previous
-					// tick
+					// the compactor compacts up to the
+					// revision it saw on its previous tick
 					admin.configMaps()
 						.resource(TestResources.configMap(NAMESPACE + "-elsewhere", "tick",
 								Long.toString(System.nanoTime())))
@@ -186,8 +184,8 @@ class SoakIT {
 						.as(() -> "the informer's state (relists " + status.getRelists() + ", last error "
 								+ status.getLastError() + ")")
 						.isEqualTo(InformerState.WATCHING)));
-				// leak checks: threads and heap come back to where they were after phase
-				// 1
+				// leak checks: threads and heap come
+				// back to where they were after phase 1
 				check(softly,
 						() -> await().atMost(Duration.ofSeconds(60))
 							.untilAsserted(() -> assertThat(threadCount())

@@ -219,8 +219,8 @@ public final class TcpProxy implements AutoCloseable {
 		try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
-				// held while frozen; the peer's further bytes wait in the kernel's
-				// buffers
+				// held while frozen; the peer's further
+				// bytes wait in the kernel's buffers
 				awaitThaw();
 				out.write(buffer, 0, read);
 				out.flush();

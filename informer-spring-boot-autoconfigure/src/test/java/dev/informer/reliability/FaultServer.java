@@ -143,8 +143,8 @@ final class FaultServer implements AutoCloseable {
 		for (WatchEvent event : events) {
 			session = session.waitFor(50).andEmit(event);
 		}
-		// the mock closes a session once nothing more is expected: expect a message never
-		// sent
+		// the mock closes a session once nothing more
+		// is expected: expect a message never sent
 		session.expect("never sent")
 			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
 			.once()

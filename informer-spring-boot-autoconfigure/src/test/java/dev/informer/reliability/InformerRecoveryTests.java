@@ -116,8 +116,8 @@ class InformerRecoveryTests {
 	void aServerThatKeepsExpiringTheWatchIsReplacedInsteadOfRelistedEverySecond(CapturedOutput output) {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
 		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("10", cm("a", "1"))).always();
-		// a watch closed without a message is taken for 410 by fabric8: relist, watch,
-		// repeat
+		// a watch closed without a message is taken
+		// for 410 by fabric8: relist, watch, repeat
 		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
 		runner("informer.reliability.watch-availability-window=10s").run((context) -> {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
@@ -140,10 +140,8 @@ class InformerRecoveryTests {
 	void aReplacementThatIsStillListingIsNotReplacedAgain() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).once();
 		// the server goes away for longer than replace-stalled-after: the watch cannot
-		// open and
-		// the replacement's list keeps failing, as it does while a large list is cut off
-		// or the
-		// API server is still down; fabric8 retries that list by itself
+		// open and the replacement's list keeps failing, as it does while a large list is
+		// cut off or the API server is still down; fabric8 retries that list by itself
 		this.mock.server()
 			.expect()
 			.get()
@@ -163,8 +161,7 @@ class InformerRecoveryTests {
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) >= 1);
 				// replacing a replacement that is listing only starts the same list
-				// again: it
-				// must be left to list for as long as the server needs
+				// again: it must be left to list for as long as the server needs
 				await().during(Duration.ofSeconds(5))
 					.atMost(Duration.ofSeconds(10))
 					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) == 1);
@@ -174,11 +171,10 @@ class InformerRecoveryTests {
 	@Test
 	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
 		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
-		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch manager: it
-		// reconnects
-		// after the Status's retryAfterSeconds or about a second, and tells the informer
-		// nothing
-		// (isWatching() stays true, the exception handler is not called)
+		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch
+		// manager: it reconnects after the Status's retryAfterSeconds or
+		// about a second, and tells the informer nothing (isWatching()
+		// stays true, the exception handler is not called)
 		this.mock.server()
 			.expect()
 			.get()
@@ -241,9 +237,9 @@ class InformerRecoveryTests {
 			.withPath(LIST)
 			.andReturn(200, list("30", cm("a", "1"), cm("b", "7")))
 			.always();
-		// an event that does not deserialize into a ConfigMap: fabric8 hands it to the
-		// exception handler, and this policy tells it to give up, so fabric8 stops the
-		// informer
+		// an event that does not deserialize into a ConfigMap:
+		// fabric8 hands it to the exception handler, and this
+		// policy tells it to give up, so fabric8 stops the informer
 		this.mock.server()
 			.expect()
 			.get()

@@ -93,8 +93,8 @@ class ListFaultTests {
 						.containsExactlyInAnyOrderElementsOf(names);
 					assertThat(listener.events().get(25)).isInstanceOfSatisfying(InformerSyncedEvent.class,
 							(synced) -> assertThat(synced.getCacheSize()).isEqualTo(25));
-					// what a probe saw while listeners received the initial list, and at
-					// the sync
+					// what a probe saw while listeners received
+					// the initial list, and at the sync
 					List<String> seen = context.getBean(HealthWhileSyncing.class).seen;
 					assertThat(seen).hasSize(26);
 					assertThat(seen.subList(0, 25)).containsOnly("OUT_OF_SERVICE Syncing");
@@ -122,9 +122,8 @@ class ListFaultTests {
 			.withBean(LaterPhase.class)
 			.withPropertyValues("informer.resources.configmaps.namespaces=cold")
 			.run((context) -> {
-				// an application initialising itself on the synced event must be done
-				// before
-				// the lifecycle phases after the informers' start
+				// an application initialising itself on the synced event must be
+				// done before the lifecycle phases after the informers' start
 				SyncedListener listener = context.getBean(SyncedListener.class);
 				assertThat(listener.laterPhaseStartedFirst).isFalse();
 				assertThat(context.getBean(RecordingListener.class).events()).hasSize(2);
@@ -187,9 +186,8 @@ class ListFaultTests {
 					.satisfies((synced) -> assertThat(synced.getCacheSize()).isEqualTo(3));
 				assertThat(denied.getConsecutiveFailures()).isZero();
 				assertThat(denied.getState()).isEqualTo(InformerState.WATCHING);
-				// 4 refusals then success, timed on the server: waits of at least 200,
-				// 400, 800
-				// and 1600 ms (the backoff doubles), not a hot loop
+				// 4 refusals then success, timed on the server: waits of at least
+				// 200, 400, 800 and 1600 ms (the backoff doubles), not a hot loop
 				assertThat(deniedLists).hasSize(5);
 				for (int i = 1; i < deniedLists.size(); i++) {
 					long expected = FaultServer.BACKOFF_MILLIS << (i - 1);
@@ -198,8 +196,8 @@ class ListFaultTests {
 						.isGreaterThanOrEqualTo(expected - 50);
 				}
 			});
-		// one line per refusal, naming the informer, the namespace, the verb and the
-		// resource
+		// one line per refusal, naming the informer,
+		// the namespace, the verb and the resource
 		List<String> refusals = output.getOut()
 			.lines()
 			.filter((line) -> line.contains("Informer 'configmaps' in namespace denied: HTTP 403 Forbidden"))

@@ -80,8 +80,8 @@ class ListenerFaultTests {
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
-			// the failing listener ran first, every time, and the recording one still got
-			// everything
+			// the failing listener ran first, every time,
+			// and the recording one still got everything
 			assertThat(context.getBean(ThrowingListener.class).calls).containsExactly("a", "b", "a", "b");
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 11", "updated a 12",
 					"deleted b 13");
@@ -144,8 +144,8 @@ class ListenerFaultTests {
 				.filter(ResourceUpdatedEvent.class::isInstance)
 				.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
 				.toList();
-			// no loss, no repeat, in the server's order; each update follows the previous
-			// one
+			// no loss, no repeat, in the server's order;
+			// each update follows the previous one
 			assertThat(updates).extracting(ResourceEvent::getResourceVersion)
 				.containsExactlyElementsOf(burst.stream()
 					.map((event) -> ((ConfigMap) event.getObject()).getMetadata().getResourceVersion())

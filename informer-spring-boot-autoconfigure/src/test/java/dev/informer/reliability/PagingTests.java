@@ -114,9 +114,8 @@ class PagingTests {
 	@Test
 	void aResyncWhileTheListIsBetweenPagesReplaysNothingListenersHaveNotSeenAdded() {
 		firstPage("t1", cm(NS, "a", "1"), cm(NS, "b", "2"));
-		// a and b are cached, their adds held back until the list completes, while
-		// resyncs
-		// (every second here) replay the cache
+		// a and b are cached, their adds held back until the list
+		// completes, while resyncs (every second here) replay the cache
 		this.faults.server()
 			.expect()
 			.get()

@@ -81,8 +81,8 @@ class RelistRequestTests {
 			WebEndpointResponse<ActionDescriptor> first = endpoint.act("configmaps", "relist");
 			assertThat(first.getStatus()).isEqualTo(202);
 			assertThat(first.getBody().outcome()).isEqualTo(InformersEndpoint.STARTED);
-			// answered while the listener still holds b: the relist waits for it
-			// elsewhere
+			// answered while the listener still holds
+			// b: the relist waits for it elsewhere
 			assertThat(listener.gate.getCount()).isOne();
 			WebEndpointResponse<ActionDescriptor> second = endpoint.act("configmaps", "relist");
 			assertThat(second.getStatus()).isEqualTo(409);

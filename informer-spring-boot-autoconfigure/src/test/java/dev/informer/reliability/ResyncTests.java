@@ -72,13 +72,13 @@ class ResyncTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.getResyncCount() >= 3
 						&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
-			// the failing listener threw on both events of the first cycle, and only
-			// those
+			// the failing listener threw on both events
+			// of the first cycle, and only those
 			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
 			assertThat(status.getListenerFailures()).isEqualTo(2);
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
-			// one real change; every other update replays the cache: same object as old
-			// and new
+			// one real change; every other update replays
+			// the cache: same object as old and new
 			assertThat(describe(updates.stream().filter((update) -> !update.isResync()).toList()))
 				.containsExactly("updated a 11");
 			List<ResourceUpdatedEvent<?>> resyncs = updates.stream().filter(ResourceUpdatedEvent::isResync).toList();

@@ -51,8 +51,8 @@ class SecretRedactionTests {
 
 	@Test
 	void aSecretThatDoesNotDeserializeLeavesNoTrace(CapturedOutput output) {
-		// immutable must be a boolean: Jackson's message quotes the value it could not
-		// read
+		// immutable must be a boolean: Jackson's
+		// message quotes the value it could not read
 		assertNoTrace(output,
 				"{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
 						+ "\"metadata\":{\"name\":\"db\",\"namespace\":\"" + NS + "\",\"resourceVersion\":\"11\"},"
@@ -61,8 +61,8 @@ class SecretRedactionTests {
 
 	@Test
 	void anEventWithoutAnObjectLeavesNoTrace(CapturedOutput output) {
-		// fabric8 closes the watch with "Invalid object received: <the raw event>", no
-		// Jackson error
+		// fabric8 closes the watch with "Invalid object
+		// received: <the raw event>", no Jackson error
 		assertNoTrace(output, "{\"type\":\"MODIFIED\",\"object\":null,\"data\":{\"password\":\"" + SECRET + "\"}}");
 	}
 

@@ -57,8 +57,8 @@ class ShutdownTests {
 	// a listener object handed to the context, rather than a bean it looks up
 	private final UpdateCounter registered = new UpdateCounter();
 
-	// the context owns (and closes) its client here, as Spring closes any AutoCloseable
-	// bean
+	// the context owns (and closes) its client
+	// here, as Spring closes any AutoCloseable bean
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 		.withBean(KubernetesClient.class, this.faults::newClient)
@@ -98,8 +98,8 @@ class ShutdownTests {
 			recording[0] = context.getBean(RecordingListener.class);
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
-			// the first update is in a listener that will not be hurried, 199 more are
-			// queued
+			// the first update is in a listener that
+			// will not be hurried, 199 more are queued
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 200);
 			assertThat(slow[0].calls).hasValue(1);
 			assertThat(recording[0].events()).hasSize(11).last().isInstanceOf(InformerSyncedEvent.class);
@@ -140,8 +140,7 @@ class ShutdownTests {
 		return name.startsWith("CachedSingleThreadScheduler-") || name.matches("HttpClient-\\d+-SelectorManager")
 				|| name.startsWith("vert.x-") || name.startsWith("awaitility")
 				// the mock server schedules WebSocket messages on a pool per session it
-				// never
-				// shuts down; fabric8's client threads are daemons with a prefix
+				// never shuts down; fabric8's client threads are daemons with a prefix
 				|| (name.matches("pool-\\d+-thread-\\d+") && !thread.isDaemon());
 	}
 

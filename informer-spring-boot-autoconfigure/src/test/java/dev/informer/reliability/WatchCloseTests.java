@@ -101,8 +101,8 @@ class WatchCloseTests {
 			.withPath(listPath(NS))
 			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
 			.once();
-		// what GKE does to a watch from a version it no longer has: closes at once, no
-		// message
+		// what GKE does to a watch from a version it
+		// no longer has: closes at once, no message
 		this.faults.watchCloses(watchPath(NS, "10"));
 		this.faults.server()
 			.expect()
@@ -149,9 +149,9 @@ class WatchCloseTests {
 
 	@Test
 	void aReconnectReplayingAddedForKnownObjectsDeliversNoDuplicates() {
-		// the mock's CRUD mode (like a watch without resourceVersion) opens every watch
-		// with
-		// ADDED for each stored object; here each reconnect replays the cache in that way
+		// the mock's CRUD mode (like a watch without resourceVersion)
+		// opens every watch with ADDED for each stored object; here
+		// each reconnect replays the cache in that way
 		this.faults.server()
 			.expect()
 			.get()

@@ -68,8 +68,8 @@ class WatchGoneTests {
 
 	@Test
 	void goneAsTheHttpStatusOfTheWebSocketUpgradeRelistsLikeAGoneEvent() {
-		// fabric8 fails the watch's start: the 410 reaches the informer's exception
-		// handler
+		// fabric8 fails the watch's start: the 410
+		// reaches the informer's exception handler
 		expectRowFourScenario();
 		this.runner.run((context) -> {
 			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
@@ -80,8 +80,8 @@ class WatchGoneTests {
 
 	@Test
 	void goneAsTheHttpStatusOfAPlainHttpWatchRelistsLikeAGoneEvent() {
-		// with HTTP watches fabric8 turns the status into a Gone close, as for an ERROR
-		// event
+		// with HTTP watches fabric8 turns the status
+		// into a Gone close, as for an ERROR event
 		this.faults.close();
 		this.faults = FaultServer.withHttpWatches();
 		this.faults.server()
@@ -193,10 +193,9 @@ class WatchGoneTests {
 				.until(() -> listener.resourceEvents().size() == 6);
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					relistPath(NS), relistPath(NS), watchPath(NS, "20"));
-			// what the application read from the cache at each state change until the
-			// relist
-			// succeeded (a sample of the closed watch may add RECONNECTING before
-			// RELISTING)
+			// what the application read from the cache at each state
+			// change until the relist succeeded (a sample of the
+			// closed watch may add RECONNECTING before RELISTING)
 			List<String> snapshots = context.getBean(CacheOnStateChange.class).snapshots;
 			assertThat(snapshots.get(0)).isEqualTo("WATCHING a@1 b@2 c@3");
 			assertThat(snapshots.subList(1, snapshots.size() - 1))
@@ -223,8 +222,8 @@ class WatchGoneTests {
 			.withPath(listPath(NS))
 			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
 			.once();
-		// the connection ends after one change; meanwhile b is deleted and the history
-		// compacted
+		// the connection ends after one change; meanwhile
+		// b is deleted and the history compacted
 		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		this.faults.watchCloses(watchPath(NS, "11"), gone());
 		this.faults.server()

@@ -166,8 +166,8 @@ public class InvariantListener {
 				this.lastVersion.remove(key);
 			}
 			else if (!deleted.isFinalStateUnknown()) {
-				// a delete may carry the object's last state (same resourceVersion) or a
-				// newer one
+				// a delete may carry the object's last state
+				// (same resourceVersion) or a newer one
 				checkOrder(key, event, true);
 			}
 		}

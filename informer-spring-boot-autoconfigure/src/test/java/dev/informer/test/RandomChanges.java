@@ -69,11 +69,10 @@ public final class RandomChanges {
 				if (ex.getCode() != 409 && ex.getCode() != 404) {
 					throw new IllegalStateException("Change " + step + " on " + name + " failed", ex);
 				}
-				// fabric8's HTTP layer retries a request whose response was slow or lost;
-				// when the
-				// first attempt was applied, the retry answers 409 or 404. The server
-				// knows what
-				// happened, and the invariant only compares listeners with the server.
+				// fabric8's HTTP layer retries a request whose response was
+				// slow or lost; when the first attempt was applied, the
+				// retry answers 409 or 404. The server knows what happened,
+				// and the invariant only compares listeners with the server.
 				this.exists.put(name,
 						this.client.configMaps().inNamespace(this.namespace).withName(name).get() != null);
 			}

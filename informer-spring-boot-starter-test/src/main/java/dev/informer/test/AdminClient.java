@@ -20,6 +20,8 @@ import org.springframework.beans.factory.annotation.Qualifier;
  * is the client that can create the objects a test wants the informers to see. It is not
  * a default candidate: an injection point without this qualifier gets the application's
  * client.
+ *
+ * @since 0.1.0
  */
 @Target({ ElementType.FIELD, ElementType.PARAMETER, ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -32,6 +32,7 @@ import dev.informer.test.InformerTest.Server;
  * {@code @ServiceConnection}, which then is the server).
  *
  * @see InformerTest
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

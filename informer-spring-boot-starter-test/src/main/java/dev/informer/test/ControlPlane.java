@@ -47,6 +47,8 @@ import dev.informer.autoconfigure.KubernetesConnectionDetails;
  * {@code -Dinformer.control-plane.nice=N} starts the processes under {@code nice -n N};
  * {@code -Dinformer.control-plane.keep-logs=true} keeps their logs after
  * {@link #close()}.
+ *
+ * @since 0.1.0
  */
 public final class ControlPlane implements KubernetesConnectionDetails, AutoCloseable {
 

@@ -42,6 +42,7 @@ import dev.informer.event.ResourceUpdatedEvent;
  * waiting.
  *
  * @see InformerEventsAssert
+ * @since 0.1.0
  */
 public class InformerEvents implements SmartApplicationListener, ApplicationContextAware, SmartInitializingSingleton,
 		AssertProvider<InformerEventsAssert> {
@@ -189,6 +190,8 @@ public class InformerEvents implements SmartApplicationListener, ApplicationCont
 
 	/**
 	 * The kinds of change an informer reports for an object.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Change {
 

@@ -17,6 +17,8 @@ import dev.informer.test.InformerEvents.Change;
  * {@code Assertions.assertThat(events)}. Each assertion waits until the events it expects
  * arrive, for {@link InformerEvents#DEFAULT_TIMEOUT} unless {@link #within(Duration)}
  * says otherwise, and fails with the events the object did receive.
+ *
+ * @since 0.1.0
  */
 public class InformerEventsAssert extends AbstractAssert<InformerEventsAssert, InformerEvents> {
 

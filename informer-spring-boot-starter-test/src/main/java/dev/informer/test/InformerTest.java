@@ -42,6 +42,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
  * An {@link InformerEvents} bean records the informer events, for assertions that wait.
  *
  * @see InformerEvents
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

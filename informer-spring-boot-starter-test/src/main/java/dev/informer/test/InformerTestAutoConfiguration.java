@@ -34,6 +34,8 @@ import dev.informer.watch.DeliveryStatusSource;
  * Auto-configuration of {@link InformerTest @InformerTest}: the Kubernetes API server, a
  * {@link KubernetesClient} for it that the informers use, and {@link InformerEvents}.
  * Ordered before {@link InformerAutoConfiguration} so that the informers use this client.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(before = InformerAutoConfiguration.class)
 @EnableConfigurationProperties(InformerTestProperties.class)
@@ -166,8 +168,8 @@ public final class InformerTestAutoConfiguration {
 			return null;
 		}
 		Set<String> ungranted = Set.copyOf(properties.getRestrictedUngrantedInformers());
-		// the Leases of informer.delivery.mode leader or sharded, as production grants
-		// them
+		// the Leases of informer.delivery.mode leader
+		// or sharded, as production grants them
 		DeliveryStatusSource source = delivery.getIfAvailable();
 		DeliverySnapshot leases = (source != null) ? source.snapshot() : null;
 		return RestrictedAccess.grant(admin, client, informers, ungranted, leases, InformerEvents.DEFAULT_TIMEOUT);

@@ -14,6 +14,8 @@ import dev.informer.test.InformerTest.Server;
  * {@link AutoConfigureInformerTest @AutoConfigureInformerTest} give a test. The
  * annotations' attributes set these properties; a test may set them directly too (for
  * example {@code informer.test.server=mock} in {@code src/test/resources}).
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("informer.test")
 public class InformerTestProperties {

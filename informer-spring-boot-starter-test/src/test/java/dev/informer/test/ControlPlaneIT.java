@@ -124,8 +124,8 @@ class ControlPlaneIT {
 		try (KubernetesClient client = controlPlane.adminClient()) {
 			ApplicationContextRunner runner = runner(client);
 			for (String informer : INFORMERS) {
-				// the Pods' listener is slow, so changes queue behind it through the
-				// disruptions
+				// the Pods' listener is slow, so changes
+				// queue behind it through the disruptions
 				Duration work = informer.equals("pods") ? Duration.ofMillis(3) : Duration.ZERO;
 				runner = runner.withBean(informer + "Listener", InvariantListener.class,
 						() -> new InvariantListener(SEED, work).forInformer(informer));

@@ -52,8 +52,8 @@ abstract class SpringCloudKubernetesScenario {
 
 	@BeforeEach
 	void pointTheKubeconfigAtTheServer() throws IOException {
-		// fabric8 reads it where Spring Cloud Kubernetes and the starter both build
-		// clients
+		// fabric8 reads it where Spring Cloud
+		// Kubernetes and the starter both build clients
 		System.setProperty("kubeconfig", Files.writeString(this.home.resolve("kubeconfig"), kubeconfig()).toString());
 	}
 
@@ -67,9 +67,8 @@ abstract class SpringCloudKubernetesScenario {
 		try (ConfigurableApplicationContext context = run("in-cluster", "--spring.main.cloud-platform=kubernetes",
 				"--spring.cloud.kubernetes.client.namespace=in-cluster")) {
 			Map<String, KubernetesClient> clients = context.getBeansOfType(KubernetesClient.class);
-			// Spring Cloud Kubernetes' Fabric8AutoConfiguration#kubernetesClient, with
-			// its
-			// properties applied
+			// Spring Cloud Kubernetes' Fabric8AutoConfiguration#kubernetesClient,
+			// with its properties applied
 			assertThat(clients).containsOnlyKeys("kubernetesClient");
 			assertThat(clients.get("kubernetesClient").getNamespace()).isEqualTo("in-cluster");
 			assertInformersStartAndDeliver(context, "in-cluster");

@@ -33,8 +33,7 @@ abstract class DemoApiServer implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(DemoApiServer.class);
 
 	// the mock server's request log (java.util.logging, one line per request) would drown
-	// the
-	// demo's lines; held here because java.util.logging keeps loggers only weakly
+	// the demo's lines; held here because java.util.logging keeps loggers only weakly
 	private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger
 		.getLogger("io.fabric8.mockwebserver");
 
@@ -148,8 +147,8 @@ abstract class DemoApiServer implements AutoCloseable {
 					server.destroy();
 				}
 				catch (IllegalStateException ex) {
-					// Vert.x waits for WebSocket close answers that never come; nothing
-					// to keep
+					// Vert.x waits for WebSocket close answers
+					// that never come; nothing to keep
 					logger.debug("Mock API server stopped without all WebSocket close answers", ex);
 				}
 			}

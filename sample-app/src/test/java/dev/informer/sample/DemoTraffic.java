@@ -95,9 +95,8 @@ final class DemoTraffic implements AutoCloseable {
 				.withData(Map.of("revision", "0"))
 				.build());
 		}
-		// not selected by 'app in (web,api)': a real API server never sends it (fabric8's
-		// mock
-		// does not evaluate set-based selectors)
+		// not selected by 'app in (web,api)': a real API server never
+		// sends it (fabric8's mock does not evaluate set-based selectors)
 		apply(new ConfigMapBuilder().withNewMetadata()
 			.withNamespace("default")
 			.withName("unrelated")

@@ -23,6 +23,8 @@ import dev.informer.watch.WatchRegistry;
 /**
  * Auto-configuration of the {@code informers} actuator endpoint, when it is enabled and
  * exposed ({@code management.endpoints.web.exposure.include=informers}).
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

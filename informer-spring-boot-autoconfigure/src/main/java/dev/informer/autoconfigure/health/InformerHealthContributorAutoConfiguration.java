@@ -29,6 +29,8 @@ import dev.informer.watch.WatchRegistry;
  * {@code readiness} group unless the application chose that group's members. Its
  * {@code delivery} component (when an informer is in {@code leader} or {@code sharded}
  * mode) joins only with {@code informer.delivery.readiness=true}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class,
 		afterName = InformerHealthContributorAutoConfiguration.PROBES)

@@ -19,6 +19,8 @@ import dev.informer.watch.WatchRegistry;
  * Auto-configuration of informer metrics, bound to every {@link MeterRegistry} by Spring
  * Boot, and of the meters of delivery across replicas ({@link DeliveryMetrics}, which
  * register nothing unless an informer is in {@code leader} or {@code sharded} mode).
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class,
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",

@@ -24,6 +24,8 @@ import dev.informer.observation.ObservingListenerScope;
  * {@code spring.kafka.listener.observation-enabled}). Uses the context's
  * {@link ObservationRegistry} and an {@link InformerEventObservationConvention} bean if
  * there is one.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = InformerAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
