@@ -43,6 +43,7 @@ class ArchitectureTests {
 			"dev.informer.endpoint.." };
 
 	private static final String READ_MODEL = "dev.informer.watch..";
+
 	private static final Path SOURCES = Path.of("src/main/java");
 
 	private static final JavaClasses main = new ClassFileImporter()

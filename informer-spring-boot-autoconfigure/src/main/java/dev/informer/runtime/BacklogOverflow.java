@@ -61,8 +61,7 @@ final class BacklogOverflow implements ListenerQueue.Backlog {
 				+ "raise informer.delivery.max-backlog, or set informer.delivery.overflow=coalesce";
 		logger.error("Informer '" + this.context.name() + "'" + this.context.where() + ": " + message);
 		// told on fabric8's thread, inside its hand-off: stopping waits for locks taken
-		// in
-		// the other order
+		// in the other order
 		try {
 			this.settings.scheduler().execute(() -> this.fail.accept(WatchHealthPolicy.BACKLOG_OVERFLOW, message));
 		}

@@ -16,6 +16,8 @@ import dev.informer.watch.WatchRegistry;
 /**
  * The {@link InformerRegistry} of the runtime: its informers are
  * {@link ResourceInformer}s, which the {@link InformerLifecycle} starts and stops.
+ *
+ * @since 0.1.0
  */
 public class DefaultInformerRegistry implements WatchRegistry {
 

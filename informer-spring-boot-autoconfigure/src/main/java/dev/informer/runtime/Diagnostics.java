@@ -23,6 +23,8 @@ import dev.informer.watch.Watch;
 /**
  * Explains failures to whoever must act on them, in one place: why startup failed or
  * timed out, the RBAC rule that is missing, where the client's configuration came from.
+ *
+ * @since 0.1.0
  */
 public final class Diagnostics {
 

@@ -1,6 +1,5 @@
 package dev.informer.runtime;
 
-import java.time.Instant;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -28,7 +27,6 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
-import dev.informer.watch.ListObserver;
 import dev.informer.watch.RelistReason;
 
 /**
@@ -326,10 +324,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			else if (!this.pending.isPending(key) && changes.resyncQueued(key)) {
 				// a change of this object not handed on yet (an add held back until a
-				// list
-				// completes, an update fabric8 stored but has not queued) reaches
-				// listeners
-				// after this resync would: replaying its state now would run ahead of it
+				// list completes, an update fabric8 stored but has not queued) reaches
+				// listeners after this resync would: replaying its state now would run
+				// ahead of it
 				this.pipeline.queue()
 					.event(key, type, event, this.pipeline.listeners()::deliver, () -> changes.resyncTaken(key));
 			}

@@ -32,6 +32,8 @@ import dev.informer.watch.KubernetesErrors;
  * events) and before the web server, optionally waiting for them to sync; stops them
  * before the context's beans are destroyed. A {@link WatchMonitor} samples their watches
  * meanwhile.
+ *
+ * @since 0.1.0
  */
 public class InformerLifecycle implements SmartLifecycle {
 

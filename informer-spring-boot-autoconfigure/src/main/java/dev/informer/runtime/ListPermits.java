@@ -7,6 +7,8 @@ import java.util.Deque;
  * Caps how many watches run their initial list at once, so that an application with
  * hundreds of namespaces and kinds does not send hundreds of LISTs to the API server in
  * the same instant. A watch that cannot start yet waits in line, without a thread.
+ *
+ * @since 0.1.0
  */
 public final class ListPermits {
 

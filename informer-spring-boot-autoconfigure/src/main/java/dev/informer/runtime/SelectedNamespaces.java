@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.apache.commons.logging.Log;
@@ -16,7 +15,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
 
-import dev.informer.InformerCustomizer;
 import dev.informer.event.InformerNamespaceChangedEvent;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatches;

@@ -10,6 +10,8 @@ import org.springframework.core.SpringProperties;
  * before any lifecycle starts. Spring Boot's CDS and AOT cache documentation trains that
  * way, and so do buildpacks in an image build, where there is usually no cluster: in such
  * a run the starter resolves declarations without the API server and starts no informer.
+ *
+ * @since 0.1.0
  */
 public final class TrainingRun {
 

@@ -20,6 +20,8 @@ import dev.informer.runtime.recovery.RecoveryOptions;
  * that health can give grace to, and what finds the watches that keep failing or stalled,
  * which their {@link ResourceInformer} then replaces (see {@link RecoveryOptions}).
  * Started and stopped by {@link InformerLifecycle}.
+ *
+ * @since 0.1.0
  */
 public final class WatchMonitor {
 

@@ -127,8 +127,7 @@ class BoundedBacklogTests {
 
 	private void create(String name) {
 		// the CRUD mock stalls while a closed watch drains: a create fabric8 retries
-		// after
-		// a timeout may find the object it made the first time
+		// after a timeout may find the object it made the first time
 		this.mock.client()
 			.configMaps()
 			.resource(TestResources.configMap(NAMESPACE, name, "0"))

@@ -102,8 +102,7 @@ class PendingChangesTests {
 	@Test
 	void aChangeIsReportedBeforeTheCacheShowsIt() {
 		// a relist reads the cache, then the tracker, while fabric8 stores changes on its
-		// own
-		// thread: at any instant of a change the two must together say what listeners
+		// own thread: at any instant of a change the two must together say what listeners
 		// have seen
 		List<Map<String, String>> seenWhileStoring = new ArrayList<>();
 		AtomicReference<CachingItemStore<ConfigMap>> storeHolder = new AtomicReference<>();

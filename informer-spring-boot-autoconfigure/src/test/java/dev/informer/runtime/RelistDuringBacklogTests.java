@@ -148,8 +148,7 @@ class RelistDuringBacklogTests {
 		await().until(() -> this.slow.isWaiting() && this.slow.received().size() == 3);
 		CompletableFuture<CompletableFuture<Void>> asked = CompletableFuture.supplyAsync(() -> this.informer.relist());
 		// held until the new informer has listed: whatever it delivers meanwhile must
-		// wait
-		// for the event in the slow listener's hands
+		// wait for the event in the slow listener's hands
 		Watch status = this.informer.getWatches().get(0);
 		await().atMost(Duration.ofSeconds(30)).until(() -> asked.isDone() && status.getLastResourceVersion() != null);
 		CompletableFuture<Void> relisted = asked.get();

@@ -61,8 +61,7 @@ class ResourceInformerRelistTests {
 		ConfigMap changed = create("changed", "1");
 		ConfigMap vanished = create("vanished", "1");
 		// resourceVersions are opaque to fabric8, which only compares them; lists carry
-		// the
-		// server's version, so that watches resume from it
+		// the server's version, so that watches resume from it
 		String serverVersion = vanished.getMetadata().getResourceVersion();
 		ConfigMap later = withVersion(TestResources.configMap("relist", "later", "1"), serverVersion + "-later");
 		watch(serverVersion, false);

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
-import dev.informer.InformerState;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.status.WatchStatus;

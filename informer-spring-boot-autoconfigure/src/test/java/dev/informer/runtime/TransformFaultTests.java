@@ -84,9 +84,8 @@ class TransformFaultTests {
 		this.listener.clear();
 		// fabric8's mock server can deadlock for its 30 s write timeout when a watch is
 		// closed while it sends on it (its event loop waits in
-		// WatchEventsListener.onClosed
-		// for the sender, which waits for the event loop): the relist closes the old
-		// watch
+		// WatchEventsListener.onClosed for the sender, which waits for the event loop):
+		// the relist closes the old watch
 		this.informer.relist().get(90, TimeUnit.SECONDS);
 		ConfigMap current = this.mock.client().configMaps().inNamespace(NAMESPACE).withName("poison").get();
 		this.mock.client()

@@ -26,6 +26,7 @@ import dev.informer.ResourcePath;
  * way.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public final class ChangeFilter<T extends HasMetadata> {
 

@@ -25,6 +25,8 @@ import dev.informer.ResourcePath.Segment;
  * kind's model class, where it tells: a typed kind's fields, the metadata of every kind.
  * A {@code GenericKubernetesResource} has no schema here, so only its metadata is
  * checked. Also refuses {@code generation} on the kinds known not to bump it.
+ *
+ * @since 0.1.0
  */
 public final class ModelPathCheck {
 

@@ -12,6 +12,8 @@ import dev.informer.ResourcePath;
 /**
  * The {@code indexes} of a declaration as fabric8 index functions: each object is indexed
  * under the string form of every value its path selects (none if absent).
+ *
+ * @since 0.1.0
  */
 public final class PathIndexes {
 

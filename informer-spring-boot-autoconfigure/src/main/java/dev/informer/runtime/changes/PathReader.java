@@ -14,6 +14,8 @@ import dev.informer.ResourcePath.Segment;
  * Reads and removes what a {@link ResourcePath} selects in an object: a typed model, a
  * {@code GenericKubernetesResource} (its fields beside metadata are maps) or a
  * {@code PartialObjectMetadata}. A path through an absent field selects nothing.
+ *
+ * @since 0.1.0
  */
 public final class PathReader {
 

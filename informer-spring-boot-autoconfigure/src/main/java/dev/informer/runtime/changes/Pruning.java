@@ -12,6 +12,7 @@ import dev.informer.ResourcePath;
  * place, before it is cached and delivered.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public final class Pruning<T extends HasMetadata> implements Consumer<T> {
 

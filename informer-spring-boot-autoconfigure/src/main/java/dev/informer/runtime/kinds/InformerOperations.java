@@ -154,8 +154,8 @@ public final class InformerOperations {
 		}
 		if (declaration.getFieldSelector() != null) {
 			// the whole selector as one key without a value, which fabric8 sends as it
-			// is:
-			// its map by field would keep one requirement per field and not escape values
+			// is: its map by field would keep one requirement per field and not escape
+			// values
 			filtered = filtered.withField(declaration.getFieldSelectorQuery(), null);
 		}
 		return filtered;

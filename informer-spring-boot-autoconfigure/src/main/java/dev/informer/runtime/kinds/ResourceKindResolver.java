@@ -38,6 +38,8 @@ import dev.informer.watch.KubernetesErrors;
  * and whether the server serves the kind at all. Built-in kinds bind to fabric8's model
  * classes, other kinds to {@link GenericKubernetesResource} unless the declaration names
  * a class.
+ *
+ * @since 0.1.0
  */
 public class ResourceKindResolver {
 
@@ -210,8 +212,7 @@ public class ResourceKindResolver {
 		}
 		if (resources.getResources().isEmpty() && type != GenericKubernetesResource.class) {
 			// A real API server answers 404 for a group version it does not serve; an
-			// empty
-			// list comes from servers without discovery (fabric8's mock): trust the
+			// empty list comes from servers without discovery (fabric8's mock): trust the
 			// class.
 			return fromClass(declaration, type);
 		}

@@ -8,6 +8,7 @@ package dev.informer.runtime.listeners;
  * and the starter's together, before {@code overflow} applies; {@link Long#MAX_VALUE} for
  * no bound
  * @param overflow what happens to changes beyond the bound
+ * @since 0.1.0
  */
 public record BacklogOptions(long maxBacklog, Overflow overflow) {
 

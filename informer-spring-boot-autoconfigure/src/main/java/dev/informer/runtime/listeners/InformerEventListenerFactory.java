@@ -36,6 +36,8 @@ import dev.informer.event.ResourcesReplayedEvent;
  * annotation such as {@code @TransactionalEventListener} belongs to the factory of its
  * library. Ordered after Spring's {@code TransactionalEventListenerFactory} (50) and
  * before the {@code DefaultEventListenerFactory}.
+ *
+ * @since 0.1.0
  */
 public class InformerEventListenerFactory
 		implements EventListenerFactory, Ordered, BeanFactoryAware, BeanClassLoaderAware {

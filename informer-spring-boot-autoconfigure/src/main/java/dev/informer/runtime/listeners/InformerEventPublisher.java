@@ -29,6 +29,8 @@ import dev.informer.event.ResourceEvent;
  * throws and is the application's to configure, so it is left alone: this publisher finds
  * the same listeners (every {@code @EventListener} method and {@link ApplicationListener}
  * bean, with their conditions and order) and invokes them itself.
+ *
+ * @since 0.1.0
  */
 public class InformerEventPublisher {
 

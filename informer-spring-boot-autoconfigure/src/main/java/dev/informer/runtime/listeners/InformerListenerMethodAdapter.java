@@ -32,6 +32,7 @@ import org.springframework.util.StringUtils;
  * {@link Boolean#TRUE}. Arguments, invocation and result handling are Spring's.
  *
  * @see InformerEventListenerFactory
+ * @since 0.1.0
  */
 public class InformerListenerMethodAdapter extends ApplicationListenerMethodAdapter {
 

@@ -35,6 +35,8 @@ import dev.informer.watch.EventType;
  * earlier change still waits is {@link Coalescing folded} into it, or the queue reports
  * the overflow. Only changes queued since the last marker are folded, so no change moves
  * past a marker.
+ *
+ * @since 0.1.0
  */
 public final class ListenerQueue {
 

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * number at once, none while idle. Each watch's {@link ListenerQueue} uses one of them at
  * a time, so events of one namespace stay in order however many namespaces wait; a queue
  * with a long backlog hands its thread on now and then, so that others are not starved.
+ *
+ * @since 0.1.0
  */
 public final class ListenerThreads {
 

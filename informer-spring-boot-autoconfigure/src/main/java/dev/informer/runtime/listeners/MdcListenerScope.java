@@ -11,6 +11,8 @@ import dev.informer.event.ResourceEvent;
  * that their log lines say which object they are about: {@value #INFORMER} (the informer
  * name) and {@value #OBJECT} ({@code namespace/name}, or the name of a cluster-scoped
  * object). Values the thread had under those keys are restored afterwards.
+ *
+ * @since 0.1.0
  */
 public final class MdcListenerScope implements ListenerScope {
 

@@ -18,7 +18,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import dev.informer.InformerState;
 import dev.informer.runtime.recovery.RecoveryCheck;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.ReplacementBackOff;
@@ -43,6 +42,8 @@ import dev.informer.watch.Watch;
  * <p>
  * Members are told under this selection's lock, so that a member's first namespaces
  * (those matching when it joined) and the changes after them reach it in order.
+ *
+ * @since 0.1.0
  */
 public final class NamespaceSelectorWatch {
 

@@ -15,6 +15,8 @@ import dev.informer.runtime.recovery.RetryPolicy;
  * The {@link NamespaceSelectorWatch}s of one client: one watch on Namespaces per distinct
  * {@code namespace-selector}, however many informers declare it. A selection's watch
  * starts with its first member and stops when its last member leaves.
+ *
+ * @since 0.1.0
  */
 public final class NamespaceSelectorWatches {
 

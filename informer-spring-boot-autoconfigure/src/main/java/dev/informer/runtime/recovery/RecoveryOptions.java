@@ -21,6 +21,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * @param minAvailability replace a watch that was open for less than this share of the
  * window
  * @param backOff the backoff between consecutive replacements
+ * @since 0.1.0
  */
 public record RecoveryOptions(Duration replaceStalledAfter, Duration availabilityWindow, double minAvailability,
 		BackOff backOff) {

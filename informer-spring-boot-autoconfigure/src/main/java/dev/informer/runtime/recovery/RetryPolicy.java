@@ -6,6 +6,8 @@ import dev.informer.watch.KubernetesErrors;
 /**
  * Decides whether an informer retries after an error (with fabric8's exponential backoff,
  * 1 s doubling to 32 s) or gives up.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface RetryPolicy {

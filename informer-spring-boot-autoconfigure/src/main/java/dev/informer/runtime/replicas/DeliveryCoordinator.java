@@ -45,6 +45,8 @@ import dev.informer.watch.KubernetesErrors;
  * Starts before the informers (so that they start with their shard selector and the first
  * leader publishes its initial list live) and stops after them, giving the Leases up so
  * that another replica takes over without waiting for them to expire.
+ *
+ * @since 0.1.0
  */
 public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource, ApplicationContextAware {
 

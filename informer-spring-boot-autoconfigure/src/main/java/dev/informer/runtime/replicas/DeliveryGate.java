@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 /**
  * Which resource events this replica publishes ({@code informer.delivery.mode}); asked on
  * the delivery thread before each listener an event goes to.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface DeliveryGate {

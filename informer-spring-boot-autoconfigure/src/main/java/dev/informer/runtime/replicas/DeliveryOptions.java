@@ -22,6 +22,7 @@ import dev.informer.DeliveryMode;
  * @param retryPeriod how often Leases are renewed, tried and read
  * @param serverSharding whether to use the API server's shard selectors when it serves
  * them
+ * @since 0.1.0
  */
 public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes, String group, String identity,
 		String leaseNamespace, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,

@@ -22,6 +22,7 @@ import dev.informer.event.ResourceUpdatedEvent;
  * were deleted meanwhile. One entry per object, cleared when replayed.
  *
  * @param <T> the resource type
+ * @since 0.1.0
  */
 public final class MissedChanges<T extends HasMetadata> {
 

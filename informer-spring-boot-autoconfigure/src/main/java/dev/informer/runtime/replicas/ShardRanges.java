@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * object. The uid never changes, so an object's owner changes only with the membership.
  * <p>
  * Asked for every event: the bounds are computed once, as unsigned 64 bit values.
+ *
+ * @since 0.1.0
  */
 public final class ShardRanges {
 

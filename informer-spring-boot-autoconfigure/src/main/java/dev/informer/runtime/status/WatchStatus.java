@@ -22,15 +22,16 @@ import dev.informer.watch.WatchSnapshot;
  * watch monitor), into its {@link WatchStateMachine state}, {@link WatchCounters
  * counters}, {@link AvailabilityWindow availability window} and {@link ResyncCycles
  * resync cycles}; read as {@link WatchSnapshot snapshots}. Never holds resource data.
- * Longer than most classes because each thing that happens to a watch (list started or
- * completed, watch sampled, error, event, restart) is recorded here under one lock, into
- * all of its parts.
+ * Each thing that happens to a watch is recorded under one lock into all of its parts;
+ * the state changes only in {@link WatchStateMachine#step}.
  * <p>
  * Whether the watch is open is sampled, not signalled: fabric8 reports no callback when
  * it closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
  * {@link #getNotWatchingSince()} are as fresh as the last sample (a quarter of a second
  * by default), and a loss shorter than the sampling period may go uncounted in
  * {@link #getReconnects()}.
+ *
+ * @since 0.1.0
  */
 public final class WatchStatus implements Watch {
 
