@@ -190,6 +190,17 @@ public final class KubernetesErrors {
 	}
 
 	/**
+	 * Describe an error as {@link #describe(Throwable)} does, with the API server's own
+	 * message ({@link #serverMessage(Throwable)}) instead of the client's.
+	 * @param ex the exception
+	 * @return the description
+	 */
+	public static String describeAnswer(Throwable ex) {
+		int code = httpCode(ex);
+		return ((code != 0) ? "HTTP " + code + " " : "") + reason(ex) + ": " + serverMessage(ex);
+	}
+
+	/**
 	 * Return the API server's own message for an error (the {@code message} of the Status
 	 * it answered), or {@link #message(Throwable)} when it sent none.
 	 * @param ex the exception

@@ -205,8 +205,8 @@ public class ResourceKindResolver {
 				throw discoveryFailure(declaration, ex.getCause());
 			}
 			logger.warn("Informer '" + declaration.getName() + "': API discovery of " + declaration.getApiVersion()
-					+ " failed (" + describe(ex.getCause()) + "); starting it from the class " + type.getName()
-					+ " without checking that the server serves " + declaration.getKind()
+					+ " failed (" + KubernetesErrors.describeAnswer(ex.getCause()) + "); starting it from the class "
+					+ type.getName() + " without checking that the server serves " + declaration.getKind()
 					+ ": its list retries until the server answers");
 			return fromClass(declaration, type);
 		}
@@ -302,12 +302,6 @@ public class ResourceKindResolver {
 				+ declaration.getName() + "' cannot start without discovery: " + declaration.getKind()
 				+ " has no model class to take its plural and scope from; declare one with 'type' (for example a "
 				+ "CustomResource subclass) to start while discovery is unavailable.", ex);
-	}
-
-	private static String describe(KubernetesClientException ex) {
-		int code = KubernetesErrors.httpCode(ex);
-		return ((code != 0) ? "HTTP " + code + " " : "") + KubernetesErrors.reason(ex) + ": "
-				+ KubernetesErrors.serverMessage(ex);
 	}
 
 	private InformerStartupException discoveryFailure(String groupVersion, KubernetesClientException ex) {

@@ -31,9 +31,8 @@ final class BadRequestExplainer implements RetryPolicy {
 		if (!retry && KubernetesErrors.httpCode(ex) == 400) {
 			InvalidInformerDeclarationException explained = InvalidInformerDeclarationException
 				.rejectedByServer(this.declaration, KubernetesErrors.serverMessage(ex), ex);
-			logger.error("Informer '" + this.declaration.getName() + "': informer.resources."
-					+ this.declaration.getName() + "." + explained.getProperty() + " '" + explained.getValue() + "' "
-					+ explained.getProblem() + ". " + explained.getAction());
+			logger.error("Informer '" + this.declaration.getName() + "': " + explained.getName() + " '"
+					+ explained.getValue() + "' " + explained.getProblem() + ". " + explained.getAction());
 		}
 		return retry;
 	}
