@@ -18,8 +18,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEvent;
-
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
@@ -122,7 +120,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.retryPolicy = retryPolicy;
 		this.recovery = recovery;
 		this.clock = clock;
-		this.selection = new SelectedNamespaces<>(new Selection(), this.watches, this.watchSetObservers);
+		this.selection = new SelectedNamespaces<>(this, this::newWatch, publisher, this::publishSynced, this.watches,
+				this.watchSetObservers);
 		List<String> namespaces = definition.getDeclaration().getNamespaces();
 		if (definition.getDeclaration().getNamespaceSelector() != null) {
 			// the namespaces join and leave at runtime, see SelectedNamespaces
@@ -429,33 +428,6 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		public void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
 			ResourceInformer.this.publisher
 				.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
-		}
-
-	}
-
-	/**
-	 * What following a {@code namespace-selector} needs of this informer.
-	 */
-	private final class Selection implements SelectedNamespaces.Informer<T> {
-
-		@Override
-		public WatchedInformer<T> view() {
-			return ResourceInformer.this;
-		}
-
-		@Override
-		public NamespaceInformer<T> newWatch(String namespace) {
-			return ResourceInformer.this.newWatch(namespace);
-		}
-
-		@Override
-		public void publish(ApplicationEvent event) {
-			ResourceInformer.this.publisher.publish(event);
-		}
-
-		@Override
-		public void synced() {
-			publishSynced();
 		}
 
 	}

@@ -7,15 +7,15 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.ApplicationEvent;
-
 import dev.informer.event.InformerNamespaceChangedEvent;
+import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatch;
 import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.runtime.recovery.RetryPolicy;
@@ -38,14 +38,33 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private static final Log logger = LogFactory.getLog(SelectedNamespaces.class);
 
-	private final Informer<T> owner;
+	private final WatchedInformer<T> informer;
+
+	private final Function<String, NamespaceInformer<T>> newWatch;
+
+	private final InformerEventPublisher publisher;
+
+	private final Runnable synced;
 
 	private final WatchSet<T> parts;
 
 	private final List<WatchSetObserver> observers;
 
-	SelectedNamespaces(Informer<T> owner, WatchSet<T> parts, List<WatchSetObserver> observers) {
-		this.owner = owner;
+	/**
+	 * Create the namespaces of an informer, none until it starts.
+	 * @param informer the informer, as watch-set observers are told of it
+	 * @param newWatch creates the watch of a namespace that joined; it starts later
+	 * @param publisher where the informer's events go
+	 * @param synced told once the namespaces matching at start have synced
+	 * @param parts the informer's watches
+	 * @param observers told of each watch added and removed
+	 */
+	SelectedNamespaces(WatchedInformer<T> informer, Function<String, NamespaceInformer<T>> newWatch,
+			InformerEventPublisher publisher, Runnable synced, WatchSet<T> parts, List<WatchSetObserver> observers) {
+		this.informer = informer;
+		this.newWatch = newWatch;
+		this.publisher = publisher;
+		this.synced = synced;
 		this.parts = parts;
 		this.observers = observers;
 	}
@@ -91,7 +110,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			}
 			else {
 				this.startupSynced = true;
-				this.owner.synced();
+				this.synced.run();
 				result.complete(null);
 			}
 		});
@@ -159,7 +178,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			WatchError error = part.getStatus().getLastError();
 			if (!waiting.isDone() && error != null && (error.httpCode() == 401 || error.httpCode() == 403)
 					&& !part.getStatus().isSynced()) {
-				logger.warn("Informer '" + this.owner.view().getName() + "': namespace '" + part.getNamespace()
+				logger.warn("Informer '" + this.informer.getName() + "': namespace '" + part.getNamespace()
 						+ "' matches namespace-selector '" + this.selector + "' but listing there is refused (HTTP "
 						+ error.httpCode() + " " + error.reason() + "); not failing startup for it: retrying with "
 						+ "backoff, its health reports " + error.reason() + " until access is granted");
@@ -195,11 +214,11 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			if (!this.running || this.parts.find(namespace) != null) {
 				return;
 			}
-			part = this.owner.newWatch(namespace);
+			part = this.newWatch.apply(namespace);
 			this.parts.add(part);
 			previous = this.leaving.get(namespace);
 		}
-		this.owner.publish(new InformerNamespaceChangedEvent(this.owner.view().getName(), namespace,
+		this.publisher.publish(new InformerNamespaceChangedEvent(this.informer.getName(), namespace,
 				InformerNamespaceChangedEvent.Change.JOINED, cause));
 		if (previous == null) {
 			startPart(part);
@@ -213,7 +232,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		WatchStart start = this.start;
 		if (this.running && start != null && this.parts.contains(part)) {
 			// only now: the meters of a previous watch of this namespace are removed
-			this.observers.forEach((observer) -> observer.watchAdded(this.owner.view(), part.getStatus()));
+			this.observers.forEach((observer) -> observer.watchAdded(this.informer, part.getStatus()));
 			part.start(start);
 		}
 	}
@@ -243,11 +262,11 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	private void leave(LeavingNamespace<T> leaving, String cause) {
 		NamespaceInformer<T> part = leaving.part();
 		String namespace = String.valueOf(part.getNamespace());
-		part.leave(() -> this.owner.publish(new InformerNamespaceChangedEvent(this.owner.view().getName(), namespace,
+		part.leave(() -> this.publisher.publish(new InformerNamespaceChangedEvent(this.informer.getName(), namespace,
 				InformerNamespaceChangedEvent.Change.LEFT, cause)))
 			.whenComplete((ignored, ex) -> {
 				this.leaving.remove(namespace, leaving);
-				this.observers.forEach((observer) -> observer.watchRemoved(this.owner.view(), part.getStatus()));
+				this.observers.forEach((observer) -> observer.watchRemoved(this.informer, part.getStatus()));
 				leaving.done().complete(null);
 			});
 	}
@@ -272,44 +291,11 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		}
 		for (NamespaceInformer<T> part : removed) {
 			part.stop();
-			this.observers.forEach((observer) -> observer.watchRemoved(this.owner.view(), part.getStatus()));
+			this.observers.forEach((observer) -> observer.watchRemoved(this.informer, part.getStatus()));
 		}
 	}
 
 	private record LeavingNamespace<T extends HasMetadata>(NamespaceInformer<T> part, CompletableFuture<Void> done) {
-
-	}
-
-	/**
-	 * What following a selection needs of its informer.
-	 *
-	 * @param <T> the resource type
-	 */
-	interface Informer<T extends HasMetadata> {
-
-		/**
-		 * Return the informer, as watch-set observers are told of it.
-		 * @return the informer
-		 */
-		WatchedInformer<T> view();
-
-		/**
-		 * Create the watch of a namespace that joined; it starts later.
-		 * @param namespace the namespace
-		 * @return the watch
-		 */
-		NamespaceInformer<T> newWatch(String namespace);
-
-		/**
-		 * Publish an event of the informer.
-		 * @param event the event
-		 */
-		void publish(ApplicationEvent event);
-
-		/**
-		 * The namespaces matching at start have synced.
-		 */
-		void synced();
 
 	}
 
