@@ -1,12 +1,9 @@
 package dev.informer.runtime;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,12 +16,19 @@ import org.jspecify.annotations.Nullable;
  * first). Gives that backlog, and for each key with changes not handed on the state
  * before the first of them, so that a relist can be seeded with what will have been
  * delivered instead of what the cache holds.
+ * <p>
+ * Paid for every change, on fabric8's threads: a key with one change pending (nearly
+ * always: the handler keeps up) costs one small immutable entry, replaced whole as
+ * changes come and go, so that a relist reading it never sees half an update.
  *
  * @param <T> the resource type
  */
 class PendingChanges<T extends HasMetadata> {
 
-	private final Map<String, Pending<T>> pending = new ConcurrentHashMap<>();
+	/** Stands for "no state before": the change was an add. */
+	private static final Object ABSENT = new Object();
+
+	private final Map<String, Object> pending = new ConcurrentHashMap<>();
 
 	private final AtomicLong backlog = new AtomicLong();
 
@@ -34,7 +38,8 @@ class PendingChanges<T extends HasMetadata> {
 	 * @param before the state before this change, {@code null} for an added resource
 	 */
 	void queued(String key, @Nullable T before) {
-		this.pending.compute(key, (ignored, current) -> Pending.append(current, before));
+		Object state = (before != null) ? before : ABSENT;
+		this.pending.merge(key, state, (current, added) -> Several.append(current, added));
 		this.backlog.incrementAndGet();
 	}
 
@@ -43,14 +48,10 @@ class PendingChanges<T extends HasMetadata> {
 	 * @param key the cache key
 	 */
 	void delivered(String key) {
-		AtomicBoolean found = new AtomicBoolean();
 		this.pending.computeIfPresent(key, (ignored, current) -> {
-			found.set(true);
-			return current.withoutOldest();
-		});
-		if (found.get()) {
 			this.backlog.decrementAndGet();
-		}
+			return (current instanceof Several several) ? several.withoutOldest() : null;
+		});
 	}
 
 	/**
@@ -76,33 +77,47 @@ class PendingChanges<T extends HasMetadata> {
 	 * @param cached the cache's content by key
 	 * @return the state listeners last saw, by key
 	 */
+	@SuppressWarnings("unchecked")
 	Map<String, T> seenByListeners(Map<String, T> cached) {
 		Map<String, T> result = new LinkedHashMap<>(cached);
-		this.pending.forEach((key, pending) -> pending.befores()
-			.get(0)
-			.ifPresentOrElse((state) -> result.put(key, state), () -> result.remove(key)));
+		this.pending.forEach((key, pending) -> {
+			Object oldest = (pending instanceof Several several) ? several.oldest() : pending;
+			if (oldest == ABSENT) {
+				result.remove(key);
+			}
+			else {
+				result.put(key, (T) oldest);
+			}
+		});
 		return result;
 	}
 
 	/**
-	 * The changes of one key not yet handed on, oldest first, each as the state before it
-	 * (empty before an add). Once the first is handed on, the state before the second is
-	 * what listeners will have seen. Immutable: a relist reads it while fabric8's watch
-	 * thread records the next change.
+	 * Several changes of one key not yet handed on, oldest first, each as the state
+	 * before it ({@link #ABSENT} before an add). Once the first is handed on, the state
+	 * before the second is what listeners will have seen. Immutable: a relist reads it
+	 * while fabric8's watch thread records the next change.
 	 *
-	 * @param <T> the resource type
-	 * @param befores the states, never empty
+	 * @param befores the states, at least two
 	 */
-	private record Pending<T>(List<Optional<T>> befores) {
+	private record Several(Object[] befores) {
 
-		static <T> Pending<T> append(@Nullable Pending<T> current, @Nullable T before) {
-			List<Optional<T>> befores = new ArrayList<>((current != null) ? current.befores() : List.of());
-			befores.add(Optional.ofNullable(before));
-			return new Pending<>(List.copyOf(befores));
+		static Object append(Object current, Object before) {
+			if (current instanceof Several several) {
+				Object[] befores = Arrays.copyOf(several.befores, several.befores.length + 1);
+				befores[several.befores.length] = before;
+				return new Several(befores);
+			}
+			return new Several(new Object[] { current, before });
 		}
 
-		@Nullable Pending<T> withoutOldest() {
-			return (this.befores.size() > 1) ? new Pending<>(this.befores.subList(1, this.befores.size())) : null;
+		Object oldest() {
+			return this.befores[0];
+		}
+
+		Object withoutOldest() {
+			return (this.befores.length == 2) ? this.befores[1]
+					: new Several(Arrays.copyOfRange(this.befores, 1, this.befores.length));
 		}
 
 	}

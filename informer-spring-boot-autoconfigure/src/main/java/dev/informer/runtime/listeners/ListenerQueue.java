@@ -107,6 +107,14 @@ public final class ListenerQueue {
 	 */
 	public <T extends HasMetadata> void event(String key, EventType type, ResourceEvent<T> event,
 			BiConsumer<EventType, ResourceEvent<T>> sink, Runnable taken) {
+		if (this.bound == BacklogOptions.UNBOUNDED) {
+			// nothing is ever folded: no lock, no index, one delivery per change
+			add(new Delivery(() -> {
+				taken.run();
+				sink.accept(type, event);
+			}, true));
+			return;
+		}
 		synchronized (this.adding) {
 			if (this.closed) {
 				return;
@@ -123,10 +131,7 @@ public final class ListenerQueue {
 				}
 			}
 			KeyedEvent<T> entry = new KeyedEvent<>(key, new Coalescing.Change<>(type, event), sink, taken);
-			if (this.bound != BacklogOptions.UNBOUNDED) {
-				// without a bound nothing is ever folded: no index to keep
-				this.latest.put(key, entry);
-			}
+			this.latest.put(key, entry);
 			add(new Delivery(entry, true));
 		}
 	}

@@ -48,6 +48,9 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	private volatile boolean closed;
 
+	/** Whether the next listener gets an event that every replica publishes. */
+	private final BooleanSupplier open = () -> !this.closed;
+
 	/**
 	 * Create the gate of one start of a watch.
 	 * @param queue the queue the listeners run on
@@ -83,9 +86,11 @@ public final class GatedListeners<T extends HasMetadata> {
 			}
 			return;
 		}
-		if (gate != DeliveryGate.ALL) {
-			replayIfOwed("lapse");
+		if (gate == DeliveryGate.ALL) {
+			this.listeners.deliver(type, event, this.open);
+			return;
 		}
+		replayIfOwed("lapse");
 		this.listeners.deliver(type, event, () -> proceed(gate, event));
 	}
 
@@ -96,9 +101,6 @@ public final class GatedListeners<T extends HasMetadata> {
 	private boolean proceed(DeliveryGate gate, ResourceEvent<T> event) {
 		if (this.closed) {
 			return false;
-		}
-		if (gate == DeliveryGate.ALL) {
-			return true;
 		}
 		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
 		if (verdict == DeliveryGate.Verdict.LAPSED) {

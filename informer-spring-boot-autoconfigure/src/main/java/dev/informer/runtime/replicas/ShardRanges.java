@@ -53,11 +53,26 @@ public final class ShardRanges {
 	}
 
 	/**
-	 * Return the FNV-1a 64 hash of a value's UTF-8 bytes.
+	 * Return the FNV-1a 64 hash of a value's UTF-8 bytes, without copying them for the
+	 * ASCII uids it is asked about before each listener.
 	 * @param value the value
 	 * @return the hash, an unsigned 64 bit value
 	 */
 	static long hash(String value) {
+		long hash = FNV_OFFSET;
+		for (int i = 0; i < value.length(); i++) {
+			char c = value.charAt(i);
+			if (c >= 0x80) {
+				// not ASCII (never a uid the API server sends): hash its UTF-8 bytes
+				return hashBytes(value);
+			}
+			hash ^= c;
+			hash *= FNV_PRIME;
+		}
+		return hash;
+	}
+
+	private static long hashBytes(String value) {
 		long hash = FNV_OFFSET;
 		for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
 			hash ^= (b & 0xff);
