@@ -38,27 +38,34 @@ final class NamespaceSelectionMeters {
 			return;
 		}
 		Tags tags = Tags.of("informer", informer.getName(), "selector", selector);
-		Gauge.builder("informer.namespace.selection.watching", informer, read((watch) -> watch.isOpen() ? 1 : 0))
+		Gauge
+			.builder("informer.namespace.selection.watching", informer,
+					read((watch) -> watch.snapshot().connection().open() ? 1 : 0))
 			.description("Whether the watch on Namespaces of the namespace-selector is open (1) or not (0)")
 			.tags(tags)
 			.register(meters);
-		Gauge.builder("informer.namespace.selection.synced", informer, read((watch) -> watch.isSynced() ? 1 : 0))
+		Gauge
+			.builder("informer.namespace.selection.synced", informer,
+					read((watch) -> watch.snapshot().lifecycle().isSynced() ? 1 : 0))
 			.description("Whether the initial list of Namespaces of the namespace-selector completed (1) or not (0)")
 			.tags(tags)
 			.register(meters);
-		Gauge.builder("informer.namespace.selection.namespaces", informer, read(Watch::getCacheSize))
+		Gauge
+			.builder("informer.namespace.selection.namespaces", informer,
+					read((watch) -> watch.snapshot().cache().size()))
 			.description("Namespaces matching the namespace-selector")
 			.tags(tags)
 			.register(meters);
 		FunctionCounter
-			.builder("informer.namespace.selection.reconnects", informer, read((watch) -> watch.getReconnects()))
+			.builder("informer.namespace.selection.reconnects", informer,
+					read((watch) -> watch.snapshot().connection().reconnects()))
 			.description("Watches on Namespaces of the namespace-selector lost after the sync")
 			.tags(tags)
 			.register(meters);
 		for (RelistReason reason : InformerMetrics.RELIST_REASONS) {
 			FunctionCounter
 				.builder("informer.namespace.selection.relists", informer,
-						read((watch) -> watch.getRelistCount(reason)))
+						read((watch) -> watch.snapshot().lists().relistCount(reason)))
 				.description("Lists of Namespaces of the namespace-selector after the initial one")
 				.tags(tags)
 				.tag("reason", reason.tagValue())

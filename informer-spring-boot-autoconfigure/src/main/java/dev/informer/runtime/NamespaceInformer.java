@@ -589,7 +589,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			return;
 		}
 		WatchSnapshot snapshot = this.status.snapshot();
-		Instant notWatchingSince = snapshot.notWatchingSince();
+		Instant notWatchingSince = snapshot.connection().notWatchingSince();
 		if (snapshot.isFlapping(recovery.minAvailability(), recovery.availabilityWindow())) {
 			scheduleReplacement(RelistReason.FLAPPING,
 					"the watch keeps failing ("

@@ -5,8 +5,8 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 
 /**
- * The types of delivered events, as counted in {@link Watch#getEvents()} and tagged
- * {@code type} in metrics with {@link #tagValue()}.
+ * The types of delivered events, as counted in {@link WatchSnapshot.Events#byType()} and
+ * tagged {@code type} in metrics with {@link #tagValue()}.
  */
 public enum EventType {
 

@@ -194,7 +194,7 @@ public final class NamespaceSelectorWatch {
 			return;
 		}
 		WatchSnapshot snapshot = this.status.snapshot();
-		Instant notWatchingSince = snapshot.notWatchingSince();
+		Instant notWatchingSince = snapshot.connection().notWatchingSince();
 		if (snapshot.isFlapping(this.recovery.minAvailability(), this.recovery.availabilityWindow())) {
 			replace(generation, RelistReason.FLAPPING, "the watch keeps failing");
 		}
