@@ -37,9 +37,10 @@ import dev.informer.watch.WatchedInformer;
  * namespaces or of a cluster-scoped kind: Prometheus needs the same tag keys on every
  * meter of a name). The namespace tag is not called {@code namespace} because Prometheus
  * service discovery gives every target a {@code namespace} label (the pod's), which would
- * rename it to {@code exported_namespace}. Counters and gauges read each {@link Watch};
- * only listener durations are recorded, as a {@link DeliveryObserver}. The watch on
- * Namespaces of a {@code namespace-selector} has meters of its own
+ * rename it to {@code exported_namespace}. Counters and gauges read a snapshot of each
+ * {@link Watch}, which the meters of a watch share within a scrape; only listener
+ * durations are recorded, as a {@link DeliveryObserver}. The watch on Namespaces of a
+ * {@code namespace-selector} has meters of its own
  * ({@code informer.namespace.selection.*}, see {@link NamespaceSelectionMeters}).
  * <table>
  * <caption>Meters</caption>
@@ -215,14 +216,15 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 		List<Meter> registered = this.meters.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()),
 				(key) -> new CopyOnWriteArrayList<>());
 		Tags tags = tags(informer, status);
+		ScrapeSnapshot scrape = new ScrapeSnapshot(meters.config().clock());
 		for (EventType type : EventType.values()) {
-			registered.add(
-					FunctionCounter.builder("informer.events", status, (watch) -> watch.snapshot().events().count(type))
-						.description("Events delivered to listeners")
-						.baseUnit("events")
-						.tags(tags)
-						.tag("type", type.tagValue())
-						.register(meters));
+			registered.add(FunctionCounter
+				.builder("informer.events", status, scrape.value((snapshot) -> snapshot.events().count(type)))
+				.description("Events delivered to listeners")
+				.baseUnit("events")
+				.tags(tags)
+				.tag("type", type.tagValue())
+				.register(meters));
 			Timer timer = Timer.builder("informer.listener.duration")
 				.description("Time listeners took for one event, together")
 				.tags(tags)
@@ -235,87 +237,89 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
-		registered.add(Gauge.builder("informer.cache.size", status, (watch) -> watch.snapshot().cache().size())
+		registered.add(Gauge.builder("informer.cache.size", status, scrape.value((snapshot) -> snapshot.cache().size()))
 			.description("Objects in the cache")
 			.baseUnit("objects")
 			.tags(tags)
 			.register(meters));
-		registered
-			.add(Gauge.builder("informer.watching", status, (watch) -> watch.snapshot().connection().open() ? 1 : 0)
-				.description("Whether the watch is open (1) or not (0)")
-				.tags(tags)
-				.register(meters));
-		registered
-			.add(Gauge.builder("informer.synced", status, (watch) -> watch.snapshot().lifecycle().isSynced() ? 1 : 0)
-				.description("Whether the initial list has been delivered (1) or not (0)")
-				.tags(tags)
-				.register(meters));
+		registered.add(Gauge
+			.builder("informer.watching", status, scrape.value((snapshot) -> snapshot.connection().open() ? 1 : 0))
+			.description("Whether the watch is open (1) or not (0)")
+			.tags(tags)
+			.register(meters));
+		registered.add(Gauge
+			.builder("informer.synced", status, scrape.value((snapshot) -> snapshot.lifecycle().isSynced() ? 1 : 0))
+			.description("Whether the initial list has been delivered (1) or not (0)")
+			.tags(tags)
+			.register(meters));
 		registered.add(FunctionCounter
-			.builder("informer.watch.reconnects", status, (watch) -> watch.snapshot().connection().reconnects())
+			.builder("informer.watch.reconnects", status,
+					scrape.value((snapshot) -> snapshot.connection().reconnects()))
 			.description("Watches lost and resumed after the sync")
 			.tags(tags)
 			.register(meters));
 		for (RelistReason reason : RELIST_REASONS) {
 			registered.add(FunctionCounter
-				.builder("informer.relists", status, (watch) -> watch.snapshot().lists().relistCount(reason))
+				.builder("informer.relists", status, scrape.value((snapshot) -> snapshot.lists().relistCount(reason)))
 				.description("Lists after the initial one")
 				.tags(tags)
 				.tag("reason", reason.tagValue())
 				.register(meters));
 		}
 		registered.add(FunctionTimer
-			.builder("informer.list.duration", status, (watch) -> watch.snapshot().lists().count(),
-					(watch) -> watch.snapshot().lists().totalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.builder("informer.list.duration", status, scrape.count((snapshot) -> snapshot.lists().count()),
+					scrape.value((snapshot) -> snapshot.lists().totalTime().toNanos()), TimeUnit.NANOSECONDS)
 			.description("Time to list, initial list and relists")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.list.items", status, (watch) -> lastListItems(watch.snapshot()))
+		registered.add(Gauge.builder("informer.list.items", status, scrape.value(InformerMetrics::lastListItems))
 			.description("Objects cached after the last list")
 			.baseUnit("objects")
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionTimer
-			.builder("informer.resync.duration", status, (watch) -> watch.snapshot().resync().cycles(),
-					(watch) -> watch.snapshot().resync().totalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.builder("informer.resync.duration", status, scrape.count((snapshot) -> snapshot.resync().cycles()),
+					scrape.value((snapshot) -> snapshot.resync().totalTime().toNanos()), TimeUnit.NANOSECONDS)
 			.description("Time from the first to the last event of each resync cycle")
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
 			.builder("informer.resync.last.timestamp", status, TimeUnit.SECONDS,
-					(watch) -> unixSeconds(watch.snapshot().resync().lastAt()))
+					scrape.value((snapshot) -> unixSeconds(snapshot.resync().lastAt())))
 			.description("When the last resync event was delivered, as Unix time")
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
 			.builder("informer.event.last.timestamp", status, TimeUnit.SECONDS,
-					(watch) -> unixSeconds(watch.snapshot().events().lastActivityAt()))
+					scrape.value((snapshot) -> unixSeconds(snapshot.events().lastActivityAt())))
 			.description("When the last event or bookmark arrived, as Unix time")
 			.tags(tags)
 			.register(meters));
 		registered.add(Gauge
 			.builder("informer.resource.version", status,
-					(watch) -> numeric(watch.snapshot().cache().lastResourceVersion()))
+					scrape.value((snapshot) -> numeric(snapshot.cache().lastResourceVersion())))
 			.description("Last resourceVersion seen, when numeric")
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionCounter
-			.builder("informer.events.filtered", status, (watch) -> watch.snapshot().events().filtered())
+			.builder("informer.events.filtered", status, scrape.value((snapshot) -> snapshot.events().filtered()))
 			.description("Updates cached but not delivered: on-change found none of its parts changed")
 			.baseUnit("events")
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionCounter
-			.builder("informer.listener.errors", status, (watch) -> watch.snapshot().events().listenerFailures())
+			.builder("informer.listener.errors", status,
+					scrape.value((snapshot) -> snapshot.events().listenerFailures()))
 			.description("Listener invocations that threw")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.backlog", status, (watch) -> watch.snapshot().cache().backlog())
+		registered.add(Gauge.builder("informer.backlog", status, scrape.value((snapshot) -> snapshot.cache().backlog()))
 			.description("Changes cached but not yet delivered to listeners")
 			.baseUnit("events")
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionCounter
-			.builder("informer.events.coalesced", status, (watch) -> watch.snapshot().cache().coalesced())
+			.builder("informer.events.coalesced", status, scrape.value((snapshot) -> snapshot.cache().coalesced()))
 			.description("Changes folded into a later change of the same object, the backlog being at "
 					+ "informer.delivery.max-backlog")
 			.tags(tags)
