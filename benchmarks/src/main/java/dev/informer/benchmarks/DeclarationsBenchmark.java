@@ -203,7 +203,7 @@ public final class DeclarationsBenchmark {
 	}
 
 	private static long filtered(ResourceInformer<? extends HasMetadata> informer) {
-		return informer.getWatches().stream().mapToLong((watch) -> watch.getFilteredEvents()).sum();
+		return informer.getWatches().stream().mapToLong((watch) -> watch.snapshot().events().filtered()).sum();
 	}
 
 	private static Deployment deployment(int i) {

@@ -4,14 +4,11 @@ import java.time.Clock;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 
 import dev.informer.Informer;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchDetails;
-import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
-import dev.informer.watch.WatchSnapshot;
 
 /**
  * The health of one watch of an informer (one of its namespaces, or all of it), judged by
@@ -48,22 +45,8 @@ public class InformerHealthIndicator implements HealthIndicator {
 
 	@Override
 	public Health health() {
-		WatchSnapshot snapshot = this.watch.snapshot();
-		WatchHealth health = this.policy.evaluate(this.informer, snapshot, this.clock.instant());
-		Health.Builder builder = Health.status(status(health.level()))
-			.withDetails(WatchDetails.of(this.informer, snapshot));
-		if (health.reason() != null) {
-			builder.withDetail("reason", health.reason());
-		}
-		return builder.build();
-	}
-
-	private static Status status(WatchHealth.Level level) {
-		return switch (level) {
-			case UP -> Status.UP;
-			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
-			case DOWN -> Status.DOWN;
-		};
+		return WatchHealthRenderer.render(this.informer, this.watch, this.policy, this.clock,
+				(snapshot) -> WatchDetails.of(this.informer, snapshot));
 	}
 
 }

@@ -4,13 +4,10 @@ import java.time.Clock;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchDetails;
-import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
-import dev.informer.watch.WatchSnapshot;
 import dev.informer.watch.WatchedInformer;
 
 /**
@@ -52,22 +49,8 @@ public class NamespaceSelectionHealthIndicator implements HealthIndicator {
 				.withDetail("reason", "NotStarted")
 				.build();
 		}
-		WatchSnapshot snapshot = watch.snapshot();
-		WatchHealth health = this.policy.evaluate(this.informer, snapshot, this.clock.instant());
-		Health.Builder builder = Health.status(status(health.level()))
-			.withDetails(WatchDetails.ofNamespaceSelection(this.informer, snapshot));
-		if (health.reason() != null) {
-			builder.withDetail("reason", health.reason());
-		}
-		return builder.build();
-	}
-
-	private static Status status(WatchHealth.Level level) {
-		return switch (level) {
-			case UP -> Status.UP;
-			case OUT_OF_SERVICE -> Status.OUT_OF_SERVICE;
-			case DOWN -> Status.DOWN;
-		};
+		return WatchHealthRenderer.render(this.informer, watch, this.policy, this.clock,
+				(snapshot) -> WatchDetails.ofNamespaceSelection(this.informer, snapshot));
 	}
 
 }

@@ -28,6 +28,7 @@ import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchRegistry;
 import dev.informer.watch.WatchSetObserver;
+import dev.informer.watch.WatchSnapshot;
 import dev.informer.watch.WatchedInformer;
 
 /**
@@ -36,9 +37,10 @@ import dev.informer.watch.WatchedInformer;
  * namespaces or of a cluster-scoped kind: Prometheus needs the same tag keys on every
  * meter of a name). The namespace tag is not called {@code namespace} because Prometheus
  * service discovery gives every target a {@code namespace} label (the pod's), which would
- * rename it to {@code exported_namespace}. Counters and gauges read each {@link Watch};
- * only listener durations are recorded, as a {@link DeliveryObserver}. The watch on
- * Namespaces of a {@code namespace-selector} has meters of its own
+ * rename it to {@code exported_namespace}. Counters and gauges read a snapshot of each
+ * {@link Watch}, which the meters of a watch share within a scrape; only listener
+ * durations are recorded, as a {@link DeliveryObserver}. The watch on Namespaces of a
+ * {@code namespace-selector} has meters of its own
  * ({@code informer.namespace.selection.*}, see {@link NamespaceSelectionMeters}).
  * <table>
  * <caption>Meters</caption>
@@ -214,8 +216,10 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 		List<Meter> registered = this.meters.computeIfAbsent(new WatchKey(informer.getName(), status.getNamespace()),
 				(key) -> new CopyOnWriteArrayList<>());
 		Tags tags = tags(informer, status);
+		ScrapeSnapshot scrape = new ScrapeSnapshot(meters.config().clock());
 		for (EventType type : EventType.values()) {
-			registered.add(FunctionCounter.builder("informer.events", status, (watch) -> watch.getEventCount(type))
+			registered.add(FunctionCounter
+				.builder("informer.events", status, scrape.value((snapshot) -> snapshot.events().count(type)))
 				.description("Events delivered to listeners")
 				.baseUnit("events")
 				.tags(tags)
@@ -233,79 +237,89 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 				.computeIfAbsent(type, (key) -> new CopyOnWriteArrayList<>())
 				.add(timer);
 		}
-		registered.add(Gauge.builder("informer.cache.size", status, Watch::getCacheSize)
+		registered.add(Gauge.builder("informer.cache.size", status, scrape.value((snapshot) -> snapshot.cache().size()))
 			.description("Objects in the cache")
 			.baseUnit("objects")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.watching", status, (watch) -> watch.isOpen() ? 1 : 0)
+		registered.add(Gauge
+			.builder("informer.watching", status, scrape.value((snapshot) -> snapshot.connection().open() ? 1 : 0))
 			.description("Whether the watch is open (1) or not (0)")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.synced", status, (watch) -> watch.isSynced() ? 1 : 0)
+		registered.add(Gauge
+			.builder("informer.synced", status, scrape.value((snapshot) -> snapshot.lifecycle().isSynced() ? 1 : 0))
 			.description("Whether the initial list has been delivered (1) or not (0)")
 			.tags(tags)
 			.register(meters));
-		registered.add(FunctionCounter.builder("informer.watch.reconnects", status, Watch::getReconnects)
+		registered.add(FunctionCounter
+			.builder("informer.watch.reconnects", status,
+					scrape.value((snapshot) -> snapshot.connection().reconnects()))
 			.description("Watches lost and resumed after the sync")
 			.tags(tags)
 			.register(meters));
 		for (RelistReason reason : RELIST_REASONS) {
-			registered.add(FunctionCounter.builder("informer.relists", status, (watch) -> watch.getRelistCount(reason))
+			registered.add(FunctionCounter
+				.builder("informer.relists", status, scrape.value((snapshot) -> snapshot.lists().relistCount(reason)))
 				.description("Lists after the initial one")
 				.tags(tags)
 				.tag("reason", reason.tagValue())
 				.register(meters));
 		}
 		registered.add(FunctionTimer
-			.builder("informer.list.duration", status, Watch::getListCount,
-					(watch) -> watch.getListTotalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.builder("informer.list.duration", status, scrape.count((snapshot) -> snapshot.lists().count()),
+					scrape.value((snapshot) -> snapshot.lists().totalTime().toNanos()), TimeUnit.NANOSECONDS)
 			.description("Time to list, initial list and relists")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.list.items", status, InformerMetrics::lastListItems)
+		registered.add(Gauge.builder("informer.list.items", status, scrape.value(InformerMetrics::lastListItems))
 			.description("Objects cached after the last list")
 			.baseUnit("objects")
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionTimer
-			.builder("informer.resync.duration", status, Watch::getResyncCount,
-					(watch) -> watch.getResyncTotalTime().toNanos(), TimeUnit.NANOSECONDS)
+			.builder("informer.resync.duration", status, scrape.count((snapshot) -> snapshot.resync().cycles()),
+					scrape.value((snapshot) -> snapshot.resync().totalTime().toNanos()), TimeUnit.NANOSECONDS)
 			.description("Time from the first to the last event of each resync cycle")
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
 			.builder("informer.resync.last.timestamp", status, TimeUnit.SECONDS,
-					(watch) -> unixSeconds(watch.getLastResyncAt()))
+					scrape.value((snapshot) -> unixSeconds(snapshot.resync().lastAt())))
 			.description("When the last resync event was delivered, as Unix time")
 			.tags(tags)
 			.register(meters));
 		registered.add(TimeGauge
 			.builder("informer.event.last.timestamp", status, TimeUnit.SECONDS,
-					(watch) -> unixSeconds(watch.getLastActivityAt()))
+					scrape.value((snapshot) -> unixSeconds(snapshot.events().lastActivityAt())))
 			.description("When the last event or bookmark arrived, as Unix time")
 			.tags(tags)
 			.register(meters));
-		registered
-			.add(Gauge.builder("informer.resource.version", status, (watch) -> numeric(watch.getLastResourceVersion()))
-				.description("Last resourceVersion seen, when numeric")
-				.tags(tags)
-				.register(meters));
-		registered.add(FunctionCounter.builder("informer.events.filtered", status, Watch::getFilteredEvents)
+		registered.add(Gauge
+			.builder("informer.resource.version", status,
+					scrape.value((snapshot) -> numeric(snapshot.cache().lastResourceVersion())))
+			.description("Last resourceVersion seen, when numeric")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter
+			.builder("informer.events.filtered", status, scrape.value((snapshot) -> snapshot.events().filtered()))
 			.description("Updates cached but not delivered: on-change found none of its parts changed")
 			.baseUnit("events")
 			.tags(tags)
 			.register(meters));
-		registered.add(FunctionCounter.builder("informer.listener.errors", status, Watch::getListenerFailures)
+		registered.add(FunctionCounter
+			.builder("informer.listener.errors", status,
+					scrape.value((snapshot) -> snapshot.events().listenerFailures()))
 			.description("Listener invocations that threw")
 			.tags(tags)
 			.register(meters));
-		registered.add(Gauge.builder("informer.backlog", status, Watch::getBacklog)
+		registered.add(Gauge.builder("informer.backlog", status, scrape.value((snapshot) -> snapshot.cache().backlog()))
 			.description("Changes cached but not yet delivered to listeners")
 			.baseUnit("events")
 			.tags(tags)
 			.register(meters));
-		registered.add(FunctionCounter.builder("informer.events.coalesced", status, Watch::getCoalesced)
+		registered.add(FunctionCounter
+			.builder("informer.events.coalesced", status, scrape.value((snapshot) -> snapshot.cache().coalesced()))
 			.description("Changes folded into a later change of the same object, the backlog being at "
 					+ "informer.delivery.max-backlog")
 			.tags(tags)
@@ -339,8 +353,8 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 		return (instant != null) ? instant.toEpochMilli() / 1000.0 : Double.NaN;
 	}
 
-	private static double lastListItems(Watch status) {
-		ListCycle list = status.getLastList();
+	private static double lastListItems(WatchSnapshot snapshot) {
+		ListCycle list = snapshot.lists().last();
 		return (list != null) ? list.items() : Double.NaN;
 	}
 

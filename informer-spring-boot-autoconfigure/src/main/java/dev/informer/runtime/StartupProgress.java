@@ -116,7 +116,7 @@ final class StartupProgress {
 	}
 
 	private static long objects(ResourceInformer<?> informer) {
-		return informer.getWatches().stream().mapToLong(Watch::getCacheSize).sum();
+		return informer.getWatches().stream().mapToLong((watch) -> watch.snapshot().cache().size()).sum();
 	}
 
 }

@@ -1,8 +1,8 @@
 package dev.informer.watch;
 
 /**
- * The types of delivered events, as counted in {@link Watch#getEvents()} and tagged
- * {@code type} in metrics with {@link #tagValue()}.
+ * The types of delivered events, as counted in {@link WatchSnapshot.Events#byType()} and
+ * tagged {@code type} in metrics with {@link #tagValue()}.
  *
  * @since 0.1.0
  */

@@ -2,8 +2,8 @@ package dev.informer.watch;
 
 /**
  * Why a list ran: the initial list, or the reason of a relist. Relists are counted per
- * reason in {@link Watch#getRelists()} and tagged {@code reason} in metrics with
- * {@link #tagValue()}.
+ * reason in {@link WatchSnapshot.Lists#relists()} and tagged {@code reason} in metrics
+ * with {@link #tagValue()}.
  *
  * @since 0.1.0
  */
@@ -36,7 +36,7 @@ public enum RelistReason {
 
 	/**
 	 * The relist of a replacement informer: the previous one's watch kept failing (see
-	 * {@link Watch#isFlapping(double, java.time.Duration)}).
+	 * {@link WatchSnapshot#isFlapping(double, java.time.Duration)}).
 	 */
 	FLAPPING("flapping"),
 

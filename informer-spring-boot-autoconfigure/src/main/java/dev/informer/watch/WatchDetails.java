@@ -35,9 +35,12 @@ public final class WatchDetails {
 	 */
 	public static Map<String, Object> of(Informer<?> informer, WatchSnapshot snapshot) {
 		InformerDeclaration declaration = informer.getDefinition().getDeclaration();
+		WatchSnapshot.Lifecycle lifecycle = snapshot.lifecycle();
+		WatchSnapshot.Cache cache = snapshot.cache();
+		WatchSnapshot.Events events = snapshot.events();
 		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("state", snapshot.state().name());
-		details.put("stateSince", format(snapshot.stateSince()));
+		details.put("state", lifecycle.state().name());
+		details.put("stateSince", format(lifecycle.since()));
 		details.put("apiVersion", declaration.getApiVersion());
 		details.put("kind", declaration.getKind());
 		String namespace = namespace(informer, snapshot);
@@ -45,18 +48,15 @@ public final class WatchDetails {
 			details.put("namespace", namespace);
 		}
 		putIfPresent(details, "namespaceSelector", declaration.getNamespaceSelector());
-		putIfPresent(details, "resourceVersion", snapshot.lastResourceVersion());
-		details.put("synced", snapshot.isSynced());
-		putIfPresent(details, "syncedAt", format(snapshot.syncedAt()));
-		details.put("watching", snapshot.watching());
-		if (!snapshot.watching()) {
-			putIfPresent(details, "notWatchingSince", format(snapshot.notWatchingSince()));
-		}
-		details.put("cacheSize", snapshot.cacheSize());
-		details.put("backlog", snapshot.backlog());
-		putIfPresent(details, "lastEventAt", format(snapshot.lastEventAt()));
-		putIfPresent(details, "lastActivityAt", format(snapshot.lastActivityAt()));
-		ListCycle list = snapshot.lastList();
+		putIfPresent(details, "resourceVersion", cache.lastResourceVersion());
+		details.put("synced", lifecycle.isSynced());
+		putIfPresent(details, "syncedAt", format(lifecycle.syncedAt()));
+		putWatching(details, snapshot.connection());
+		details.put("cacheSize", cache.size());
+		details.put("backlog", cache.backlog());
+		putIfPresent(details, "lastEventAt", format(events.lastAt()));
+		putIfPresent(details, "lastActivityAt", format(events.lastActivityAt()));
+		ListCycle list = snapshot.lists().last();
 		if (list != null) {
 			Map<String, Object> lastList = new LinkedHashMap<>();
 			lastList.put("startedAt", format(list.startedAt()));
@@ -65,24 +65,25 @@ public final class WatchDetails {
 			lastList.put("trigger", list.trigger().tagValue());
 			details.put("lastList", lastList);
 		}
-		if (!snapshot.resync().period().isZero()) {
-			Map<String, Object> resync = new LinkedHashMap<>();
-			resync.put("period", snapshot.resync().period().toString());
-			resync.put("cycles", snapshot.resync().cycles());
-			putIfPresent(resync, "lastAt", format(snapshot.resync().lastAt()));
-			Duration duration = snapshot.resync().lastDuration();
-			putIfPresent(resync, "lastDuration", (duration != null) ? duration.toString() : null);
-			putIfPresent(resync, "nextDueAt", format(snapshot.resync().nextDueAt()));
-			details.put("lastResync", resync);
+		WatchSnapshot.Resync resync = snapshot.resync();
+		if (!resync.period().isZero()) {
+			Map<String, Object> lastResync = new LinkedHashMap<>();
+			lastResync.put("period", resync.period().toString());
+			lastResync.put("cycles", resync.cycles());
+			putIfPresent(lastResync, "lastAt", format(resync.lastAt()));
+			Duration duration = resync.lastDuration();
+			putIfPresent(lastResync, "lastDuration", (duration != null) ? duration.toString() : null);
+			putIfPresent(lastResync, "nextDueAt", format(resync.nextDueAt()));
+			details.put("lastResync", lastResync);
 		}
-		details.put("reconnects", snapshot.reconnects());
-		details.put("relists", snapshot.relists());
-		details.put("events", snapshot.events());
-		details.put("listenerFailures", snapshot.listenerFailures());
+		details.put("reconnects", snapshot.connection().reconnects());
+		details.put("relists", snapshot.lists().relists());
+		details.put("events", events.byType());
+		details.put("listenerFailures", events.listenerFailures());
 		if (!declaration.getChangePaths().isEmpty()) {
-			details.put("filteredEvents", snapshot.filteredEvents());
+			details.put("filteredEvents", events.filtered());
 		}
-		putLastError(details, snapshot.lastError());
+		putLastError(details, snapshot.errors().last());
 		return details;
 	}
 
@@ -100,17 +101,21 @@ public final class WatchDetails {
 				String.valueOf(informer.getDefinition().getDeclaration().getNamespaceSelector()));
 		details.put("namespaces",
 				informer.getWatches().stream().map((watch) -> String.valueOf(watch.getNamespace())).toList());
-		details.put("state", snapshot.state().name());
-		details.put("synced", snapshot.isSynced());
-		details.put("watching", snapshot.watching());
-		if (!snapshot.watching()) {
-			putIfPresent(details, "notWatchingSince", format(snapshot.notWatchingSince()));
-		}
-		putIfPresent(details, "resourceVersion", snapshot.lastResourceVersion());
-		details.put("reconnects", snapshot.reconnects());
-		details.put("relists", snapshot.relists());
-		putLastError(details, snapshot.lastError());
+		details.put("state", snapshot.lifecycle().state().name());
+		details.put("synced", snapshot.lifecycle().isSynced());
+		putWatching(details, snapshot.connection());
+		putIfPresent(details, "resourceVersion", snapshot.cache().lastResourceVersion());
+		details.put("reconnects", snapshot.connection().reconnects());
+		details.put("relists", snapshot.lists().relists());
+		putLastError(details, snapshot.errors().last());
 		return details;
+	}
+
+	private static void putWatching(Map<String, Object> details, WatchSnapshot.Connection connection) {
+		details.put("watching", connection.watching());
+		if (!connection.watching()) {
+			putIfPresent(details, "notWatchingSince", format(connection.notWatchingSince()));
+		}
 	}
 
 	private static void putLastError(Map<String, Object> details, @Nullable WatchError error) {

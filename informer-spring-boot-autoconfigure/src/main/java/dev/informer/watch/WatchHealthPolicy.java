@@ -109,33 +109,33 @@ public final class WatchHealthPolicy {
 	 * @return the health
 	 */
 	public WatchHealth evaluate(Informer<?> informer, WatchSnapshot snapshot, Instant now) {
-		InformerState state = snapshot.state();
+		InformerState state = snapshot.lifecycle().state();
 		if (state == InformerState.FAILED) {
-			WatchError error = snapshot.lastError();
+			WatchError error = snapshot.errors().last();
 			return new WatchHealth(WatchHealth.Level.DOWN, (error != null) ? error.reason() : "Failed");
 		}
 		if (state == InformerState.STOPPED) {
 			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "Stopped");
 		}
-		if (!snapshot.isSynced()) {
+		if (!snapshot.lifecycle().isSynced()) {
 			Instant started = informer.getStartedAt();
 			if (started == null) {
 				return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, "NotStarted");
 			}
 			boolean late = Duration.between(started, now).compareTo(this.startupTimeout) > 0;
 			return new WatchHealth(late ? WatchHealth.Level.DOWN : WatchHealth.Level.OUT_OF_SERVICE,
-					isForbidden(snapshot.lastError(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
+					isForbidden(snapshot.errors().last(), started) ? FORBIDDEN : (late ? "NotSynced" : "Syncing"));
 		}
 		if (snapshot.isFlapping(FLAPPING_MIN_AVAILABILITY, this.watchLossGrace)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, "WatchFlapping");
 		}
-		if (snapshot.backlogAtBound()) {
+		if (snapshot.cache().backlogAtBound()) {
 			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, BACKLOGGED);
 		}
-		if (snapshot.watching()) {
+		if (snapshot.connection().watching()) {
 			return WatchHealth.UP;
 		}
-		Instant since = snapshot.notWatchingSince();
+		Instant since = snapshot.connection().notWatchingSince();
 		if (since == null) {
 			// the monitor has not sampled since the watch
 			// was lost: the loss has only just begun
@@ -143,7 +143,7 @@ public final class WatchHealthPolicy {
 		}
 		boolean lost = Duration.between(since, now).compareTo(this.watchLossGrace) > 0;
 		return new WatchHealth(lost ? WatchHealth.Level.DOWN : WatchHealth.Level.UP,
-				isForbidden(snapshot.lastError(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
+				isForbidden(snapshot.errors().last(), since) ? FORBIDDEN : (lost ? "WatchLost" : "Reconnecting"));
 	}
 
 	// only an error since the watch was lost (or the informer started) explains the loss

@@ -253,7 +253,8 @@ class InformerMockServerTests {
 			await().until(() -> listener.events(ResourceAddedEvent.class).size() == 2);
 			assertThat(context.getBean(ThrowingListener.class).calls).hasSize(2);
 			DefaultInformerRegistry registry = context.getBean(DefaultInformerRegistry.class);
-			assertThat(registry.informer("configmaps").getWatches().get(0).getListenerFailures()).isEqualTo(2);
+			assertThat(registry.informer("configmaps").getWatches().get(0).snapshot().events().listenerFailures())
+				.isEqualTo(2);
 		});
 	}
 
@@ -271,7 +272,9 @@ class InformerMockServerTests {
 					.informer("configmaps")
 					.getWatches()
 					.get(0)
-					.getListenerFailures()).isZero();
+					.snapshot()
+					.events()
+					.listenerFailures()).isZero();
 			});
 		assertThat(closed).hasSize(1);
 	}

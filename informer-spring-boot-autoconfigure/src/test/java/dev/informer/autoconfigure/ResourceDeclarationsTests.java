@@ -93,7 +93,8 @@ class ResourceDeclarationsTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				Watch watch = context.getBean(DefaultInformerRegistry.class).informer("pods").getWatches().get(0);
-				await().until(() -> watch.getLastList() != null && watch.getState() == InformerState.FAILED);
+				await()
+					.until(() -> watch.snapshot().lists().last() != null && watch.getState() == InformerState.FAILED);
 				assertThat(watch.getLastError().reason()).isEqualTo("InvalidDeclaration");
 				assertThat(watch.getLastError().message()).contains("on-change[0] 'generation' never changes on Pod");
 			});

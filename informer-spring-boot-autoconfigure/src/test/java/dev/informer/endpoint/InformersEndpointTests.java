@@ -13,9 +13,11 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
+import dev.informer.runtime.CountedSnapshots;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.test.MutableClock;
 import dev.informer.watch.DeliveryHealthPolicy;
 import dev.informer.watch.DeliverySnapshot;
@@ -57,6 +59,32 @@ class InformersEndpointTests {
 			.extracting((watch) -> watch.get("namespace") + " " + watch.get("status") + " " + watch.get("reason"))
 			.containsExactly("team-a UP null", "team-b DOWN Forbidden");
 		assertThat(this.endpoint.informers().informers()).containsOnlyKeys("configmaps");
+	}
+
+	@Test
+	void aRequestTakesOneSnapshotOfEachWatch() {
+		CountedSnapshots registry = new CountedSnapshots(this.informer, null);
+		InformersEndpoint endpoint = new InformersEndpoint(registry,
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock);
+		endpoint.informers();
+		assertThat(registry.watch(0).snapshots()).isOne();
+		assertThat(registry.watch(1).snapshots()).isOne();
+		endpoint.informer("configmaps");
+		assertThat(registry.watch(0).snapshots()).isEqualTo(2);
+		assertThat(registry.watch(1).snapshots()).isEqualTo(2);
+	}
+
+	@Test
+	void aRequestTakesOneSnapshotOfTheWatchOnNamespacesOfASelector() {
+		WatchStatus namespaces = new WatchStatus(null, Duration.ZERO, this.clock,
+				(status, previous, current, cause) -> {
+				});
+		CountedSnapshots registry = new CountedSnapshots(TestWatches.selectedConfigMaps(this.clock, "tenant=acme"),
+				namespaces);
+		InformersEndpoint endpoint = new InformersEndpoint(registry,
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock);
+		assertThat(endpoint.informer("tenants").namespaceSelection()).containsEntry("state", "STARTING");
+		assertThat(registry.namespaceWatch().snapshots()).isOne();
 	}
 
 	@Test

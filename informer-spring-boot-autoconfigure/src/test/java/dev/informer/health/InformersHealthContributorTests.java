@@ -15,9 +15,11 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
+import dev.informer.runtime.CountedSnapshots;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
+import dev.informer.runtime.status.WatchStatus;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.MutableClock;
 import dev.informer.watch.EventType;
@@ -142,6 +144,36 @@ class InformersHealthContributorTests {
 		InformersHealthContributor allNamespaces = contributor(all);
 		assertThat(allNamespaces.stream().map(CompositeHealthContributor.Entry::name)).containsExactly("configmaps");
 		assertThat(health(allNamespaces, "configmaps").getDetails()).containsEntry("namespace", "*");
+	}
+
+	@Test
+	void aProbeTakesOneSnapshotOfEachWatch() {
+		CountedSnapshots registry = new CountedSnapshots(TestWatches.configMaps(this.clock, "team-a", "team-b"), null);
+		InformersHealthContributor contributor = new InformersHealthContributor(registry, this.policy, this.clock);
+		CompositeHealthContributor namespaces = (CompositeHealthContributor) contributor.getContributor("configmaps");
+		assertThat(((HealthIndicator) namespaces.getContributor("team-a")).health().getStatus())
+			.isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat(registry.watch(0).snapshots()).isOne();
+		assertThat(registry.watch(1).snapshots()).isZero();
+	}
+
+	@Test
+	void theWatchOnNamespacesOfASelectorHasItsOwnChildFromOneSnapshot() {
+		WatchStatus namespaces = new WatchStatus(null, Duration.ZERO, this.clock,
+				(status, previous, current, cause) -> {
+				});
+		CountedSnapshots registry = new CountedSnapshots(TestWatches.selectedConfigMaps(this.clock, "tenant=acme"),
+				namespaces);
+		InformersHealthContributor contributor = new InformersHealthContributor(registry, this.policy, this.clock);
+		HealthContributor selector = ((CompositeHealthContributor) contributor.getContributor("tenants"))
+			.getContributor(InformersHealthContributor.NAMESPACE_SELECTOR);
+		Health health = ((HealthIndicator) selector).health();
+		assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+		assertThat(health.getDetails()).containsEntry("kind", "Namespace")
+			.containsEntry("namespaceSelector", "tenant=acme")
+			.containsEntry("state", "STARTING")
+			.containsEntry("reason", "NotStarted");
+		assertThat(registry.namespaceWatch().snapshots()).isOne();
 	}
 
 	@Test

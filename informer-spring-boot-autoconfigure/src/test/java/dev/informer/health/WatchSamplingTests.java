@@ -77,7 +77,7 @@ class WatchSamplingTests {
 		for (int probe = 0; probe < probes; probe++) {
 			assertThat(probe(namespaces)).allMatch((health) -> health.getStatus() == Status.UP);
 		}
-		assertThat(this.informer.getWatches()).filteredOn((status) -> status.getWatchAvailability() >= 0)
+		assertThat(this.informer.getWatches()).filteredOn((status) -> status.snapshot().availability().share() >= 0)
 			.extracting(Watch::getNamespace)
 			.as("namespaces with a full availability window after %d probes", probes)
 			.isEmpty();

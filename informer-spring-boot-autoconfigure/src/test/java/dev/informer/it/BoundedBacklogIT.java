@@ -83,19 +83,19 @@ class BoundedBacklogIT {
 						admin.configMaps().inNamespace(NAMESPACE).withName("cm-" + i).delete();
 					}
 					await().atMost(Duration.ofSeconds(60)).until(() -> informer.getCache().size() == OBJECTS * 4 / 5);
-					assertThat(watch.getBacklog()).isLessThanOrEqualTo(20 + OBJECTS);
-					assertThat(watch.getCoalesced()).isPositive();
+					assertThat(watch.snapshot().cache().backlog()).isLessThanOrEqualTo(20 + OBJECTS);
+					assertThat(watch.snapshot().cache().coalesced()).isPositive();
 					WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
 					assertThat(health.evaluate(informer, watch.snapshot(), Instant.now()))
 						.isEqualTo(new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, WatchHealthPolicy.BACKLOGGED));
 					listener.release();
 					await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 						assertThat(listener.view).isEqualTo(serverState(admin));
-						assertThat(watch.getBacklog()).isZero();
+						assertThat(watch.snapshot().cache().backlog()).isZero();
 					});
 					assertThat(listener.violations).isEmpty();
-					System.out.printf("BoundedBacklogIT: %d changes folded, %d deliveries%n", watch.getCoalesced(),
-							listener.deliveries.size());
+					System.out.printf("BoundedBacklogIT: %d changes folded, %d deliveries%n",
+							watch.snapshot().cache().coalesced(), listener.deliveries.size());
 				});
 		}
 	}

@@ -76,8 +76,8 @@ class InformerBookmarkIT {
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 				Watch status = informer.getWatches().get(0);
-				await().until(() -> status.isOpen());
-				long listed = version(status.getLastResourceVersion());
+				await().until(() -> status.snapshot().connection().open());
+				long listed = version(status.snapshot().cache().lastResourceVersion());
 				ApiRequest watch = await()
 					.until(() -> server.requests("watch", "configmaps", NAMESPACE), (requests) -> !requests.isEmpty())
 					.get(0);
@@ -95,22 +95,22 @@ class InformerBookmarkIT {
 				// change; one sent before it would not reach it
 				await().atMost(Duration.ofSeconds(90))
 					.pollInterval(Duration.ofMillis(500))
-					.until(() -> version(status.getLastResourceVersion()) >= elsewhere);
+					.until(() -> version(status.snapshot().cache().lastResourceVersion()) >= elsewhere);
 				assertThat(listener.resourceEvents()).isEmpty();
-				assertThat(status.getLastEventAt()).isNull();
+				assertThat(status.snapshot().events().lastAt()).isNull();
 				// progress that health can see, without any event
 				await().until(status::getLastActivityAt, (at) -> at.isAfter(quietSince));
 
 				proxy.cut();
 				// nothing reaches the informer now: this is the version it resumes from
-				String bookmarked = status.getLastResourceVersion();
+				String bookmarked = status.snapshot().cache().lastResourceVersion();
 				proxy.restore();
 				List<ApiRequest> watches = await().atMost(Duration.ofSeconds(60))
 					.until(() -> server.requests("watch", "configmaps", NAMESPACE), (requests) -> requests.size() >= 2);
 				assertThat(watches.get(1).parameter("resourceVersion")).isEqualTo(bookmarked);
-				await().until(() -> status.isOpen());
+				await().until(() -> status.snapshot().connection().open());
 				assertThat(server.requests("list", "configmaps", NAMESPACE)).hasSize(1);
-				assertThat(status.getRelistCount()).isZero();
+				assertThat(status.snapshot().lists().relistCount()).isZero();
 				assertThat(listener.resourceEvents()).isEmpty();
 			});
 		}

@@ -79,8 +79,8 @@ class InformerCompactionIT {
 				Watch status = informer.getWatches().get(0);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
-				await().until(() -> status.isOpen());
-				String listed = status.getLastResourceVersion();
+				await().until(() -> status.snapshot().connection().open());
+				String listed = status.snapshot().cache().lastResourceVersion();
 				// fabric8 treats a watch that ends within 2 s of opening without
 				// having received a message as 410 Gone and relists at once,
 				// without trying to resume; one event through this watch first
@@ -105,7 +105,8 @@ class InformerCompactionIT {
 				await().atMost(Duration.ofSeconds(30)).until(() -> RealApiServer.isCompacted(admin, resumeFrom));
 				proxy.restore();
 
-				await().atMost(Duration.ofSeconds(60)).until(() -> status.getRelistCount() > 0 && status.isOpen());
+				await().atMost(Duration.ofSeconds(60))
+					.until(() -> status.snapshot().lists().relistCount() > 0 && status.snapshot().connection().open());
 				// one informer's notifications are delivered in order: once this
 				// one arrives, everything the relist queued has been delivered
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "sentinel", "1")).create();
@@ -126,8 +127,9 @@ class InformerCompactionIT {
 				ResourceDeletedEvent<?> deleted = listener.events(ResourceDeletedEvent.class).get(0);
 				assertThat(deleted.isFinalStateUnknown()).isTrue();
 				assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value", "1");
-				assertThat(status.getRelists()).containsExactly(entry(RelistReason.GONE.tagValue(), 1L));
-				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
+				assertThat(status.snapshot().lists().relists())
+					.containsExactly(entry(RelistReason.GONE.tagValue(), 1L));
+				assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
 
 				// as the server saw it: a watch from the listed version,
 				// resumed after the cut from the last event's version (answered

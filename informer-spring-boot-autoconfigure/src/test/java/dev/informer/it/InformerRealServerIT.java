@@ -215,7 +215,7 @@ class InformerRealServerIT {
 					// replayed by the watch, not discovered by a relist
 					assertThat(listener.events(ResourceDeletedEvent.class))
 						.noneMatch((event) -> event.isFinalStateUnknown());
-					assertThat(status.getRelistCount()).isZero();
+					assertThat(status.snapshot().lists().relistCount()).isZero();
 				});
 		}
 	}

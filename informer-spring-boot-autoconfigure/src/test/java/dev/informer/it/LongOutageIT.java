@@ -92,17 +92,19 @@ class LongOutageIT {
 				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
 						Duration.ofSeconds(60));
-				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
-				long listMillis = status.getLastList().duration().toMillis();
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().open());
+				long listMillis = status.snapshot().lists().last().duration().toMillis();
 
 				long killedAt = System.nanoTime();
 				server.killApiServer();
 				// the outage lasts longer than
 				// replace-stalled-after; the watch is lost meanwhile
-				await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(60)).until(() -> !status.isOpen());
+				await().pollDelay(OUTAGE)
+					.atMost(OUTAGE.plusSeconds(60))
+					.until(() -> !status.snapshot().connection().open());
 				server.restartApiServer();
 				long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-				long stalledAtRestart = status.getRelistCount(RelistReason.STALLED);
+				long stalledAtRestart = status.snapshot().lists().relistCount(RelistReason.STALLED);
 				System.out.printf(
 						"LongOutageIT: list of %d objects took %d ms; outage %d ms; "
 								+ "stalled replacements during the outage: %d%n",
@@ -116,15 +118,15 @@ class LongOutageIT {
 								+ status.getState() + " (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(status.isOpen())
+					.untilAsserted(() -> assertThat(status.snapshot().connection().open())
 						.as(() -> "the informer watches again (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				// recovered for good: it keeps watching for longer than
 				// replace-stalled-after
 				await().during(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> status.isOpen());
-				assertThat(status.getRelistCount(RelistReason.STALLED) - stalledAtRestart)
+					.until(() -> status.snapshot().connection().open());
+				assertThat(status.snapshot().lists().relistCount(RelistReason.STALLED) - stalledAtRestart)
 					.as(() -> "stalled replacements after the restart (" + describe(status, stalledAtRestart) + ")")
 					.isLessThanOrEqualTo(2);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "after the restart",
@@ -135,8 +137,9 @@ class LongOutageIT {
 
 	private static String describe(Watch status, long stalledAtRestart) {
 		return "stalled replacements since the restart: "
-				+ (status.getRelistCount(RelistReason.STALLED) - stalledAtRestart) + ", relists " + status.getRelists()
-				+ ", last list " + status.getLastList() + ", last error " + status.getLastError();
+				+ (status.snapshot().lists().relistCount(RelistReason.STALLED) - stalledAtRestart) + ", relists "
+				+ status.snapshot().lists().relists() + ", last list " + status.snapshot().lists().last()
+				+ ", last error " + status.getLastError();
 	}
 
 	/**

@@ -230,7 +230,11 @@ class ResourceDeclarationsIT {
 	}
 
 	private static long filtered(DefaultInformerRegistry registry, String name) {
-		return registry.informer(name).getWatches().stream().mapToLong((watch) -> watch.getFilteredEvents()).sum();
+		return registry.informer(name)
+			.getWatches()
+			.stream()
+			.mapToLong((watch) -> watch.snapshot().events().filtered())
+			.sum();
 	}
 
 	private static ResourceUpdatedEvent<?> update(RecordingListener listener, String informer) {

@@ -229,7 +229,7 @@ class ScaleIT {
 		}
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - startedNanos);
 		if (elapsed.compareTo(RecoveryOptions.DEFAULT.availabilityWindow()) < 0) {
-			assertThat(statuses).filteredOn((status) -> status.getWatchAvailability() >= 0)
+			assertThat(statuses).filteredOn((status) -> status.snapshot().availability().share() >= 0)
 				.extracting(Watch::getNamespace)
 				.as("watches with a full availability window after %d probes", probes)
 				.isEmpty();

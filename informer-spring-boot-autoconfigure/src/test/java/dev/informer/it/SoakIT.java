@@ -124,10 +124,10 @@ class SoakIT {
 				// phase 3: a compaction while disconnected: the watch
 				// cannot resume (410 Gone, or a replacement if the cut
 				// outlasts replace-stalled-after); either way a relist
-				await().atMost(Duration.ofSeconds(60)).until(() -> status.isOpen());
-				long relists = status.getRelistCount();
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().open());
+				long relists = status.snapshot().lists().relistCount();
 				proxy.cut();
-				String resumeFrom = status.getLastResourceVersion();
+				String resumeFrom = status.snapshot().cache().lastResourceVersion();
 				changes.run(30, 0, (dice) -> {
 				});
 				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
@@ -142,8 +142,8 @@ class SoakIT {
 				proxy.restore();
 				changes.run(CHANGES_PER_PHASE - 30, 60, (dice) -> drop(proxy));
 				await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(status.getRelistCount())
-						.as(() -> "a relist after the compaction (relists " + status.getRelists() + ")")
+					.untilAsserted(() -> assertThat(status.snapshot().lists().relistCount())
+						.as(() -> "a relist after the compaction (relists " + status.snapshot().lists().relists() + ")")
 						.isGreaterThan(relists));
 
 				progress("phase 3 (compaction)", status);
@@ -153,7 +153,7 @@ class SoakIT {
 				server.killApiServer();
 				await().pollDelay(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> !status.isOpen());
+					.until(() -> !status.snapshot().connection().open());
 				server.restartApiServer();
 				changes.run(CHANGES_PER_PHASE, 50, (dice) -> informer.relist());
 
@@ -175,15 +175,16 @@ class SoakIT {
 
 				listener.awaitQuiet(changes::serverState, Duration.ofSeconds(120));
 				System.out.printf("SoakIT: %d events delivered; relists %s; state %s%n", listener.eventCount(),
-						status.getRelists(), status.getState());
+						status.snapshot().lists().relists(), status.getState());
 				// every check, so that one failure does not hide the others
 				SoftAssertions softly = new SoftAssertions();
 				check(softly, () -> listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(10)));
-				check(softly, () -> await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(status.getState())
-						.as(() -> "the informer's state (relists " + status.getRelists() + ", last error "
-								+ status.getLastError() + ")")
-						.isEqualTo(InformerState.WATCHING)));
+				check(softly,
+						() -> await().atMost(Duration.ofSeconds(60))
+							.untilAsserted(() -> assertThat(status.getState())
+								.as(() -> "the informer's state (relists " + status.snapshot().lists().relists()
+										+ ", last error " + status.getLastError() + ")")
+								.isEqualTo(InformerState.WATCHING)));
 				// leak checks: threads and heap come
 				// back to where they were after phase 1
 				check(softly,
@@ -216,7 +217,8 @@ class SoakIT {
 	}
 
 	private static void progress(String phase, Watch status) {
-		System.out.printf("SoakIT: %s done; relists %s; state %s%n", phase, status.getRelists(), status.getState());
+		System.out.printf("SoakIT: %s done; relists %s; state %s%n", phase, status.snapshot().lists().relists(),
+				status.getState());
 	}
 
 	// the proxy's pool keeps idle threads for a minute; they are not the informers'

@@ -94,9 +94,9 @@ class ErrorHandlingTests {
 		assertThat(policyCalls).hasValue(3);
 		assertThat(this.faults.paths()).containsExactly(listPath(NS), listPath(NS), listPath(NS), watchPath(NS, "10"),
 				relistPath(NS), watchPath(NS, "20"));
-		assertThat(status.getRelists()).isEqualTo(Map.of("error", 1L));
+		assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("error", 1L));
 		assertThat(status.getLastError().httpCode()).isEqualTo(500);
-		assertThat(status.getConsecutiveFailures()).isZero();
+		assertThat(status.snapshot().errors().consecutive()).isZero();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.informer.isWatching());
 		assertThat(status.getState()).isEqualTo(InformerState.WATCHING);
 	}
@@ -122,8 +122,8 @@ class ErrorHandlingTests {
 		assertThat(observed).hasValue(4);
 		// observers are isolated from each other, as listeners are
 		assertThat(observedNext).hasValue(4);
-		assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
-		assertThat(status.getBacklog()).isZero();
+		assertThat(status.snapshot().events().byType()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
+		assertThat(status.snapshot().cache().backlog()).isZero();
 		assertThat(this.informer.getCache().list()).extracting((cm) -> cm.getMetadata().getResourceVersion())
 			.containsExactly("12");
 	}

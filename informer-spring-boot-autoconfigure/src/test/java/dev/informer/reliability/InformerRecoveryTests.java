@@ -94,7 +94,7 @@ class InformerRecoveryTests {
 			List<WatchHealth> seen = new ArrayList<>();
 			await().atMost(Duration.ofSeconds(40)).until(() -> {
 				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-				return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
+				return status.snapshot().lists().relists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
 			});
 			assertThat(seen).anySatisfy((watchHealth) -> {
 				assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
@@ -126,9 +126,9 @@ class InformerRecoveryTests {
 			List<WatchHealth> seen = new ArrayList<>();
 			await().atMost(Duration.ofSeconds(40)).until(() -> {
 				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-				return status.getRelists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
+				return status.snapshot().lists().relists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
 			});
-			assertThat(status.getRelists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
+			assertThat(status.snapshot().lists().relists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
 			assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
 			assertThat(delays(output)).isNotEmpty();
 			assertThat(context.getBean(RecordingListener.class).resourceEvents()).singleElement()
@@ -159,12 +159,18 @@ class InformerRecoveryTests {
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 				Watch status = informer.getWatches().get(0);
 				await().atMost(Duration.ofSeconds(20))
-					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) >= 1);
+					.until(() -> status.snapshot()
+						.lists()
+						.relists()
+						.getOrDefault(RelistReason.STALLED.tagValue(), 0L) >= 1);
 				// replacing a replacement that is listing only starts the same list
 				// again: it must be left to list for as long as the server needs
 				await().during(Duration.ofSeconds(5))
 					.atMost(Duration.ofSeconds(10))
-					.until(() -> status.getRelists().getOrDefault(RelistReason.STALLED.tagValue(), 0L) == 1);
+					.until(() -> status.snapshot()
+						.lists()
+						.relists()
+						.getOrDefault(RelistReason.STALLED.tagValue(), 0L) == 1);
 			});
 	}
 
@@ -269,7 +275,7 @@ class InformerRecoveryTests {
 			monitor.start();
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(20))
-				.until(() -> status.getRelists().getOrDefault(RelistReason.STOPPED.tagValue(), 0L) == 1
+				.until(() -> status.snapshot().lists().relists().getOrDefault(RelistReason.STOPPED.tagValue(), 0L) == 1
 						&& listener.events(ResourceUpdatedEvent.class).size() == 1);
 			assertThat(status.getLastError()).isNotNull();
 			assertThat(listener.resourceEvents())

@@ -57,7 +57,8 @@ class InvariantTests {
 			// the mock cannot drop or expire a watch; a relist is its disruption
 			changes.run(1500, 100, (dice) -> registry.informer("configmaps").relist());
 			listener.awaitReplayOf(changes::serverState, RERUN, Duration.ofSeconds(90));
-			assertThat(registry.informer("configmaps").getWatches().get(0).getRelists().get("manual")).as(RERUN)
+			assertThat(registry.informer("configmaps").getWatches().get(0).snapshot().lists().relists().get("manual"))
+				.as(RERUN)
 				.isPositive();
 		});
 	}

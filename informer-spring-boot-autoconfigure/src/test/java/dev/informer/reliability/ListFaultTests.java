@@ -184,7 +184,7 @@ class ListFaultTests {
 				assertThat(describe(listener.resourceEvents())).containsExactly("added y 5", "added z 6", "added x 7");
 				assertThat(listener.events(InformerSyncedEvent.class)).singleElement()
 					.satisfies((synced) -> assertThat(synced.getCacheSize()).isEqualTo(3));
-				assertThat(denied.getConsecutiveFailures()).isZero();
+				assertThat(denied.snapshot().errors().consecutive()).isZero();
 				assertThat(denied.getState()).isEqualTo(InformerState.WATCHING);
 				// 4 refusals then success, timed on the server: waits of at least
 				// 200, 400, 800 and 1600 ms (the backoff doubles), not a hot loop
@@ -252,9 +252,9 @@ class ListFaultTests {
 				assertThat(this.faults.paths()).containsExactly(listPath("flaky"), listPath("flaky"), listPath("flaky"),
 						listPath("flaky"), watchPath("flaky", "9"));
 				assertThat(status.getLastError().httpCode()).isEqualTo(429);
-				assertThat(status.getConsecutiveFailures()).isZero();
-				assertThat(status.getRelistCount()).isZero();
-				assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.INITIAL);
+				assertThat(status.snapshot().errors().consecutive()).isZero();
+				assertThat(status.snapshot().lists().relistCount()).isZero();
+				assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.INITIAL);
 			});
 	}
 

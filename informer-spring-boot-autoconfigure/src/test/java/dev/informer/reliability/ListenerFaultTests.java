@@ -85,13 +85,14 @@ class ListenerFaultTests {
 			assertThat(context.getBean(ThrowingListener.class).calls).containsExactly("a", "b", "a", "b");
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 11", "updated a 12",
 					"deleted b 13");
-			assertThat(status.getListenerFailures()).isEqualTo(4);
+			assertThat(status.snapshot().events().listenerFailures()).isEqualTo(4);
 			assertThat(meters.get("informer.listener.errors")
 				.tag("informer", "configmaps")
 				.tag("k8s.namespace.name", NS)
 				.functionCounter()
 				.count()).isEqualTo(4);
-			assertThat(status.getEvents()).isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
+			assertThat(status.snapshot().events().byType())
+				.isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
 		});
 		List<String> failures = output.getOut().lines().filter((line) -> line.contains("failed on Resource")).toList();
 		assertThat(failures).hasSize(4);
@@ -128,16 +129,17 @@ class ListenerFaultTests {
 			Watch status = informer.getWatches().get(0);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			// the listener holds the first update while the other 999 queue up behind it
-			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 1000);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 1000);
 			assertThat(backlogGauge(meters)).isEqualTo(1000);
-			assertThat(status.getEventCount(EventType.UPDATED)).isZero();
+			assertThat(status.snapshot().events().count(EventType.UPDATED)).isZero();
 			// the cache (and the resourceVersion) ran ahead of what listeners were told
 			assertThat(informer.getCache().list()).allSatisfy(
 					(cm) -> assertThat(Integer.parseInt(cm.getMetadata().getResourceVersion())).isGreaterThan(1090));
-			assertThat(status.getLastResourceVersion()).isEqualTo("1100");
+			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("1100");
 			gated.open.countDown();
-			await().atMost(Duration.ofSeconds(15)).until(() -> status.getEventCount(EventType.UPDATED) == 1000);
-			assertThat(status.getBacklog()).isZero();
+			await().atMost(Duration.ofSeconds(15))
+				.until(() -> status.snapshot().events().count(EventType.UPDATED) == 1000);
+			assertThat(status.snapshot().cache().backlog()).isZero();
 			assertThat(backlogGauge(meters)).isZero();
 			List<ResourceUpdatedEvent<?>> updates = listener.resourceEvents()
 				.stream()

@@ -76,10 +76,10 @@ class PagingTests {
 					watchPath(NS, "30"));
 			assertRestartedAfterBackoff();
 			assertThat(status.getLastError().httpCode()).isEqualTo(410);
-			assertThat(status.getConsecutiveFailures()).isZero();
+			assertThat(status.snapshot().errors().consecutive()).isZero();
 			// still the initial list, however many attempts it took
-			assertThat(status.getRelistCount()).isZero();
-			assertThat(status.getListCount()).isEqualTo(1);
+			assertThat(status.snapshot().lists().relistCount()).isZero();
+			assertThat(status.snapshot().lists().count()).isEqualTo(1);
 		});
 	}
 
@@ -106,8 +106,8 @@ class PagingTests {
 			assertThat(this.faults.paths()).containsExactly(FIRST_PAGE, page("t1"), watchPath(NS, "30"), FIRST_PAGE,
 					page("t3"), FIRST_PAGE, page("t4"), watchPath(NS, "40"));
 			assertThat(this.firstPageRequests).hasSize(3);
-			assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
-			assertThat(status.getLastList().items()).isEqualTo(3);
+			assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
+			assertThat(status.snapshot().lists().last().items()).isEqualTo(3);
 		});
 	}
 

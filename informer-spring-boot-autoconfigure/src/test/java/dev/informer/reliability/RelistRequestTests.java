@@ -89,7 +89,7 @@ class RelistRequestTests {
 			assertThat(second.getBody().outcome()).isEqualTo(InformersEndpoint.ALREADY_RUNNING);
 			listener.gate.countDown();
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.MANUAL)).isOne());
+				.untilAsserted(() -> assertThat(status.snapshot().lists().relistCount(RelistReason.MANUAL)).isOne());
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.count(watchPath(NS, "20")) == 1);
 			assertThat(this.faults.count(relistPath(NS))).isOne();
 			// the relist's informer was customized on a thread that is not the request's
@@ -98,7 +98,8 @@ class RelistRequestTests {
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(endpoint.act("configmaps", "relist").getStatus()).isEqualTo(202));
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.MANUAL)).isEqualTo(2));
+				.untilAsserted(
+						() -> assertThat(status.snapshot().lists().relistCount(RelistReason.MANUAL)).isEqualTo(2));
 			// the status counts a relist when its list starts, as its request is sent
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(this.faults.count(relistPath(NS))).isEqualTo(2));

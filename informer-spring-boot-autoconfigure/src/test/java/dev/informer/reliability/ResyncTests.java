@@ -70,12 +70,13 @@ class ResyncTests {
 			Watch status = informer.getWatches().get(0);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> status.getResyncCount() >= 3
-						&& status.getEventCount(EventType.RESYNC) == 2 * status.getResyncCount());
+				.until(() -> status.snapshot().resync().cycles() >= 3
+						&& status.snapshot().events().count(EventType.RESYNC) == 2
+								* status.snapshot().resync().cycles());
 			// the failing listener threw on both events
 			// of the first cycle, and only those
 			assertThat(context.getBean(FailingFirstResync.class).calls.get()).isGreaterThanOrEqualTo(6);
-			assertThat(status.getListenerFailures()).isEqualTo(2);
+			assertThat(status.snapshot().events().listenerFailures()).isEqualTo(2);
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
 			// one real change; every other update replays
 			// the cache: same object as old and new
@@ -88,18 +89,18 @@ class ResyncTests {
 			int change = updates.indexOf(updates.stream().filter((update) -> !update.isResync()).findFirst().get());
 			assertThat(describe(updates.subList(change + 1, updates.size()))).hasSizeGreaterThanOrEqualTo(4)
 				.containsOnly("updated a 11 resync", "updated b 2 resync");
-			assertThat(status.getEventCount(EventType.UPDATED)).isEqualTo(1);
+			assertThat(status.snapshot().events().count(EventType.UPDATED)).isEqualTo(1);
 			// timings: each cycle is a burst, cycles a period apart
-			Instant last = status.getLastResyncAt();
+			Instant last = status.snapshot().resync().lastAt();
 			assertThat(last).isNotNull();
-			assertThat(status.getLastResyncDuration()).isLessThan(Duration.ofMillis(500));
-			assertThat(Duration.between(last, status.getNextResyncAt())).isBetween(Duration.ofMillis(500),
+			assertThat(status.snapshot().resync().lastDuration()).isLessThan(Duration.ofMillis(500));
+			assertThat(Duration.between(last, status.snapshot().resync().nextDueAt())).isBetween(Duration.ofMillis(500),
 					Duration.ofSeconds(1));
 			FunctionTimer resyncTimer = meters.get("informer.resync.duration")
 				.tag("k8s.namespace.name", NS)
 				.functionTimer();
 			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
-			assertThat(status.getBacklog()).isZero();
+			assertThat(status.snapshot().cache().backlog()).isZero();
 		});
 	}
 
@@ -117,8 +118,9 @@ class ResyncTests {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> status.getResyncCount() >= 3
-						&& status.getEventCount(EventType.RESYNC) == 3 * status.getResyncCount());
+				.until(() -> status.snapshot().resync().cycles() >= 3
+						&& status.snapshot().events().count(EventType.RESYNC) == 3
+								* status.snapshot().resync().cycles());
 			assertThat(informer.isWatching()).isTrue();
 			List<ResourceUpdatedEvent<?>> updates = updates(listener);
 			assertThat(updates).hasSizeGreaterThanOrEqualTo(9)
@@ -128,7 +130,7 @@ class ResyncTests {
 					"updated c 3 resync", "updated a 1 resync", "updated b 2 resync", "updated c 3 resync");
 			// replayed from the cache: no list, no new watch
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"));
-			assertThat(status.getRelistCount()).isZero();
+			assertThat(status.snapshot().lists().relistCount()).isZero();
 		});
 	}
 

@@ -93,7 +93,7 @@ class SecretRedactionTests {
 		try (ConfigurableApplicationContext context = run()) {
 			Watch status = context.getBean(DefaultInformerRegistry.class).informer("secrets").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10))
-				.untilAsserted(() -> assertThat(status.getRelistCount(RelistReason.ERROR)).isOne());
+				.untilAsserted(() -> assertThat(status.snapshot().lists().relistCount(RelistReason.ERROR)).isOne());
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.count(watchPath("20")) == 1);
 			assertThat(status.getLastError()).isNotNull();
 			assertThat(status.getLastError().toString()).doesNotContain(SECRET);

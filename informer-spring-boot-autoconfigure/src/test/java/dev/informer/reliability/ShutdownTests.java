@@ -100,7 +100,7 @@ class ShutdownTests {
 			Watch status = informer.getWatches().get(0);
 			// the first update is in a listener that
 			// will not be hurried, 199 more are queued
-			await().atMost(Duration.ofSeconds(10)).until(() -> status.getBacklog() == 200);
+			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 200);
 			assertThat(slow[0].calls).hasValue(1);
 			assertThat(recording[0].events()).hasSize(11).last().isInstanceOf(InformerSyncedEvent.class);
 			assertThat(this.registered.count).hasValue(0);

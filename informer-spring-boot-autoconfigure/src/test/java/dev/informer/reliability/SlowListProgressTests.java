@@ -61,7 +61,7 @@ class SlowListProgressTests {
 		this.runner.run((context) -> {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch watch = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> watch.getCacheSize() == 2);
+			await().atMost(Duration.ofSeconds(10)).until(() -> watch.snapshot().cache().size() == 2);
 			assertThat(watch.isSynced()).isFalse();
 			assertThat(informer.isSynced()).isFalse();
 		});

@@ -92,7 +92,7 @@ class UnreadableEventTests {
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					watchPath(NS, "20"));
 			// counted as an error, and a relist for it
-			assertThat(status.getRelists()).isEqualTo(Map.of("error", 1L));
+			assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("error", 1L));
 			assertThat(status.getLastError().httpCode()).isZero();
 			assertThat(status.getLastError().message()).isNotBlank();
 			await().atMost(Duration.ofSeconds(5)).until(informer::isWatching);

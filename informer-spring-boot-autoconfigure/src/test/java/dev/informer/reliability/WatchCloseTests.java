@@ -88,8 +88,8 @@ class WatchCloseTests {
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "12"));
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "updated a 11",
 					"added c 12");
-			assertThat(status.getRelistCount()).isZero();
-			assertThat(status.getLastResourceVersion()).isEqualTo("12");
+			assertThat(status.snapshot().lists().relistCount()).isZero();
+			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("12");
 		});
 	}
 
@@ -118,13 +118,13 @@ class WatchCloseTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "11")));
 			await().during(Duration.ofSeconds(2))
 				.atMost(Duration.ofSeconds(4))
-				.until(() -> status.getRelists().equals(Map.of("410", 1L)));
+				.until(() -> status.snapshot().lists().relists().equals(Map.of("410", 1L)));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 					watchPath(NS, "11"));
 			// the relist found the same versions: nothing to tell listeners
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2");
-			assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
-			assertThat(status.getLastList().items()).isEqualTo(2);
+			assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
+			assertThat(status.snapshot().lists().last().items()).isEqualTo(2);
 		});
 	}
 
@@ -139,10 +139,10 @@ class WatchCloseTests {
 			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "15")));
-			assertThat(status.getLastResourceVersion()).isEqualTo("15");
+			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("15");
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 1);
-			assertThat(status.getEvents()).isEqualTo(Map.of("added", 1L));
-			assertThat(status.getRelistCount()).isZero();
+			assertThat(status.snapshot().events().byType()).isEqualTo(Map.of("added", 1L));
+			assertThat(status.snapshot().lists().relistCount()).isZero();
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "15"));
 		});
 	}
@@ -180,7 +180,7 @@ class WatchCloseTests {
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
 					"updated b 4");
 			assertThat(this.faults.paths()).filteredOn((path) -> !isWatch(path)).containsExactly(listPath(NS));
-			assertThat(status.getRelistCount()).isZero();
+			assertThat(status.snapshot().lists().relistCount()).isZero();
 		});
 	}
 

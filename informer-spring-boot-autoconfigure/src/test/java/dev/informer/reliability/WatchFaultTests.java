@@ -92,7 +92,8 @@ class WatchFaultTests {
 			RecordingListener listener = context.getBean(RecordingListener.class);
 			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(20))
-				.until(() -> status.getRelists().getOrDefault("410", 0L) == 1 && listener.resourceEvents().size() == 6);
+				.until(() -> status.snapshot().lists().relists().getOrDefault("410", 0L) == 1
+						&& listener.resourceEvents().size() == 6);
 			List<ResourceEvent<?>> afterSync = listener.resourceEvents().subList(3, 6);
 			assertThat(afterSync).extracting((event) -> event.getClass().getSimpleName() + " " + event.getName())
 				.containsExactlyInAnyOrder("ResourceUpdatedEvent b", "ResourceAddedEvent d", "ResourceDeletedEvent c");

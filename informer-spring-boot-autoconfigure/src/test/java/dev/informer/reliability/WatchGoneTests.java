@@ -153,8 +153,8 @@ class WatchGoneTests {
 		// no event for a, whose version did not change
 		assertThat(describe(listener.resourceEvents().subList(3, 6))).containsExactlyInAnyOrder("updated b 5",
 				"added d 11", "deleted c 3 unknown");
-		assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
-		assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
+		assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
+		assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
 		assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 				watchPath(NS, "20"));
 		assertThat(names(informer.getCache().list())).isEqualTo("a@1 b@5 d@11");
@@ -206,10 +206,10 @@ class WatchGoneTests {
 					"added d 11", "deleted c 3 unknown");
 			assertThat(listener.events(InformerSyncedEvent.class)).hasSize(1);
 			// one relist, for 410, however many attempts it took
-			assertThat(status.getRelists()).isEqualTo(Map.of("410", 1L));
-			assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.GONE);
+			assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
+			assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
 			assertThat(status.getLastError().httpCode()).isEqualTo(500);
-			assertThat(status.getConsecutiveFailures()).isZero();
+			assertThat(status.snapshot().errors().consecutive()).isZero();
 			assertThat(status.getState()).isEqualTo(InformerState.WATCHING);
 		});
 	}
@@ -246,7 +246,7 @@ class WatchGoneTests {
 			assertThat(listener.events(ResourceDeletedEvent.class)).singleElement()
 				.satisfies((deleted) -> assertThat(((ConfigMap) deleted.getResource()).getData()).containsEntry("value",
 						"v2"));
-			assertThat(informer.getWatches().get(0).getRelists()).isEqualTo(Map.of("410", 1L));
+			assertThat(informer.getWatches().get(0).snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "11"),
 					relistPath(NS), watchPath(NS, "30"));
 		});

@@ -75,17 +75,18 @@ class BoundedBacklogTests {
 			}
 		}
 		await().until(() -> cachedState().equals(serverState()));
-		assertThat(watch.getBacklog()).isLessThanOrEqualTo(10 + 21);
+		assertThat(watch.snapshot().cache().backlog()).isLessThanOrEqualTo(10 + 21);
 		assertThat(this.health.evaluate(this.informer, watch.snapshot(), Clock.systemUTC().instant()))
 			.isEqualTo(new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, WatchHealthPolicy.BACKLOGGED));
 		this.slow.open();
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
 			assertThat(this.slow.view()).isEqualTo(serverState());
-			assertThat(watch.getBacklog()).isZero();
+			assertThat(watch.snapshot().cache().backlog()).isZero();
 		});
 		assertThat(this.slow.violations()).isEmpty();
-		assertThat(watch.getCoalesced()).isPositive();
-		assertThat(meters.get("informer.events.coalesced").functionCounter().count()).isEqualTo(watch.getCoalesced());
+		assertThat(watch.snapshot().cache().coalesced()).isPositive();
+		assertThat(meters.get("informer.events.coalesced").functionCounter().count())
+			.isEqualTo(watch.snapshot().cache().coalesced());
 		// the watch is not sampled in this test: UP, as a watch whose loss just began
 		assertThat(this.health.evaluate(this.informer, watch.snapshot(), Clock.systemUTC().instant()).level())
 			.isEqualTo(WatchHealth.Level.UP);
@@ -107,7 +108,7 @@ class BoundedBacklogTests {
 		assertThat(this.health.evaluate(this.informer, watch.snapshot(), Clock.systemUTC().instant()))
 			.isEqualTo(new WatchHealth(WatchHealth.Level.DOWN, WatchHealthPolicy.BACKLOG_OVERFLOW));
 		// what waited was dropped
-		assertThat(watch.getBacklog()).isZero();
+		assertThat(watch.snapshot().cache().backlog()).isZero();
 	}
 
 	private void start(BacklogOptions backlog) throws Exception {

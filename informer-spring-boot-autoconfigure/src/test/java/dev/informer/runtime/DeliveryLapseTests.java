@@ -106,7 +106,7 @@ class DeliveryLapseTests {
 	}
 
 	private static long backlog(Watch watch) {
-		return watch.snapshot().backlog();
+		return watch.snapshot().cache().backlog();
 	}
 
 	private ApplicationContextRunner runner(Clock clock) {

@@ -78,7 +78,7 @@ class ListenerThreadsTests {
 					.until(() -> registry.informer("configmaps")
 						.getWatches()
 						.stream()
-						.mapToLong((watch) -> watch.getBacklog())
+						.mapToLong((watch) -> watch.snapshot().cache().backlog())
 						.sum() == NAMESPACES);
 				assertThat(listenerThreads()).as("threads running listeners").hasSize(3);
 				this.release.countDown();

@@ -69,11 +69,12 @@ class OnChangeTests {
 		assertThat(((ConfigMap) update.getOldResource()).getMetadata().getLabels()).doesNotContainKey("colour");
 		assertThat(data((ConfigMap) update.getResource())).isEqualTo("2");
 		assertThat(((ConfigMap) update.getResource()).getMetadata().getLabels()).containsEntry("colour", "blue");
-		assertThat(this.informer.getWatches().get(0).getFilteredEvents()).isEqualTo(2);
+		assertThat(this.informer.getWatches().get(0).snapshot().events().filtered()).isEqualTo(2);
 		// as health and the endpoint show it
 		assertThat(WatchDetails.of(this.informer, this.informer.getWatches().get(0).snapshot()))
 			.containsEntry("filteredEvents", 2L);
-		assertThat(this.informer.getWatches().get(0).getEventCount(dev.informer.watch.EventType.UPDATED)).isEqualTo(1);
+		assertThat(this.informer.getWatches().get(0).snapshot().events().count(dev.informer.watch.EventType.UPDATED))
+			.isEqualTo(1);
 	}
 
 	@Test
@@ -85,7 +86,7 @@ class OnChangeTests {
 		await().until(() -> resourceEvents().size() == 2);
 		assertThat(resourceEvents()).extracting((event) -> event.getClass().getSimpleName())
 			.containsExactly("ResourceAddedEvent", "ResourceDeletedEvent");
-		assertThat(this.informer.getWatches().get(0).getFilteredEvents()).isEqualTo(1);
+		assertThat(this.informer.getWatches().get(0).snapshot().events().filtered()).isEqualTo(1);
 	}
 
 	@Test
@@ -158,7 +159,7 @@ class OnChangeTests {
 			.get()).isFinalStateUnknown()).isTrue();
 		assertThat(data((ConfigMap) updates().get(0).getOldResource())).isEqualTo("0");
 		assertThat(data(this.informer.getCache().get("changes", "quiet").orElseThrow())).isEqualTo("1");
-		assertThat(this.informer.getWatches().get(0).getFilteredEvents()).isEqualTo(1);
+		assertThat(this.informer.getWatches().get(0).snapshot().events().filtered()).isEqualTo(1);
 	}
 
 	private void start(Duration resyncPeriod) throws Exception {

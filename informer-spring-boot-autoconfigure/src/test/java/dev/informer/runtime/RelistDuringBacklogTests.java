@@ -122,9 +122,9 @@ class RelistDuringBacklogTests {
 		start(RecoveryOptions.DEFAULT, Duration.ofSeconds(1));
 		Watch status = this.informer.getWatches().get(0);
 		// the slow listener takes no more events: each resync cycle queues behind it
-		await().atMost(Duration.ofSeconds(20)).until(() -> status.getBacklog() >= 3);
+		await().atMost(Duration.ofSeconds(20)).until(() -> status.snapshot().cache().backlog() >= 3);
 		this.slow.open();
-		await().atMost(Duration.ofSeconds(20)).until(() -> status.getResyncCount() >= 1);
+		await().atMost(Duration.ofSeconds(20)).until(() -> status.snapshot().resync().cycles() >= 1);
 	}
 
 	/**
@@ -150,7 +150,8 @@ class RelistDuringBacklogTests {
 		// held until the new informer has listed: whatever it delivers meanwhile must
 		// wait for the event in the slow listener's hands
 		Watch status = this.informer.getWatches().get(0);
-		await().atMost(Duration.ofSeconds(30)).until(() -> asked.isDone() && status.getLastResourceVersion() != null);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> asked.isDone() && status.snapshot().cache().lastResourceVersion() != null);
 		CompletableFuture<Void> relisted = asked.get();
 		this.slow.open();
 		relisted.get(30, TimeUnit.SECONDS);
@@ -160,7 +161,7 @@ class RelistDuringBacklogTests {
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
 			assertThat(this.slow.view()).isEqualTo(serverState());
 			assertThat(this.fast.view()).isEqualTo(serverState());
-			assertThat(this.informer.getWatches().get(0).getBacklog()).isZero();
+			assertThat(this.informer.getWatches().get(0).snapshot().cache().backlog()).isZero();
 		});
 	}
 

@@ -84,7 +84,7 @@ class ReplicaGateTests {
 		await().until(() -> this.first.contains("added late"));
 		create("apps", "missed");
 		await().until(() -> this.informer.getCache().get("apps", "missed").isPresent()
-				&& this.informer.getWatches().get(0).getBacklog() == 0);
+				&& this.informer.getWatches().get(0).snapshot().cache().backlog() == 0);
 		assertThat(this.second).as("no listener after the renew deadline").containsExactly("added early");
 		assertThat(this.first).doesNotContain("added missed");
 		// the Lease counts as held again
@@ -116,7 +116,7 @@ class ReplicaGateTests {
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
 		create("apps", "theirs");
 		await().until(() -> this.informer.getCache().get("apps", "theirs").isPresent()
-				&& this.informer.getWatches().get(0).getBacklog() == 0);
+				&& this.informer.getWatches().get(0).snapshot().cache().backlog() == 0);
 		this.verdict.set(DeliveryGate.Verdict.PUBLISH);
 		this.informer.replayIfOwed("lapse");
 		create("apps", "ours");
@@ -156,7 +156,7 @@ class ReplicaGateTests {
 	private List<Long> relists() {
 		return this.informer.getWatches()
 			.stream()
-			.map((watch) -> watch.getRelistCount(RelistReason.SHARD_RANGE))
+			.map((watch) -> watch.snapshot().lists().relistCount(RelistReason.SHARD_RANGE))
 			.toList();
 	}
 

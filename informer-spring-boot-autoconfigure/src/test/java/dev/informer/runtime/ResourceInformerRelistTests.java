@@ -99,10 +99,10 @@ class ResourceInformerRelistTests {
 		assertThat(this.informer.getCache().list()).extracting((cm) -> cm.getMetadata().getName())
 			.containsExactlyInAnyOrder("kept", "changed", "born", "later");
 		Watch status = this.informer.getWatches().get(0);
-		assertThat(status.getRelists()).containsExactly(Map.entry("manual", 1L));
-		assertThat(status.getLastList().trigger()).isEqualTo(RelistReason.MANUAL);
-		assertThat(status.getLastList().items()).isEqualTo(3);
-		assertThat(status.getBacklog()).isZero();
+		assertThat(status.snapshot().lists().relists()).containsExactly(Map.entry("manual", 1L));
+		assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.MANUAL);
+		assertThat(status.snapshot().lists().last().items()).isEqualTo(3);
+		assertThat(status.snapshot().cache().backlog()).isZero();
 		assertThat(this.events).filteredOn(InformerStateChangedEvent.class::isInstance)
 			.extracting(Object::toString)
 			.containsSubsequence(
@@ -121,7 +121,7 @@ class ResourceInformerRelistTests {
 		this.informer.relist().get(10, TimeUnit.SECONDS);
 		assertThat(resourceEvents()).isEmpty();
 		assertThat(this.informer.getCache().get("relist", "same")).isPresent();
-		assertThat(this.informer.getWatches().get(0).getRelistCount(RelistReason.MANUAL)).isEqualTo(1);
+		assertThat(this.informer.getWatches().get(0).snapshot().lists().relistCount(RelistReason.MANUAL)).isEqualTo(1);
 	}
 
 	@Test

@@ -135,19 +135,19 @@ class ControlPlaneIT {
 				Watch pods = registry.informer("pods").getWatches().get(0);
 				DeploymentChurn churn = new DeploymentChurn(admin, List.of("cp-a", "cp-b", "cp-c"), SEED);
 
-				long stalledBeforeRoll = pods.getRelistCount(RelistReason.STALLED);
+				long stalledBeforeRoll = pods.snapshot().lists().relistCount(RelistReason.STALLED);
 				long rollStarted = System.nanoTime();
 				CompletableFuture<Void> roll = CompletableFuture.runAsync(controlPlane::rollApiServers);
 				churn.run(40, PACE, roll::isDone);
 				roll.join();
 				long rollMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - rollStarted);
 
-				long stalledBefore = pods.getRelistCount(RelistReason.STALLED);
+				long stalledBefore = pods.snapshot().lists().relistCount(RelistReason.STALLED);
 				long stalledInRoll = stalledBefore - stalledBeforeRoll;
 				controlPlane.killApiServers();
 				await("the Pods' watch lost").pollDelay(OUTAGE)
 					.atMost(OUTAGE.plusSeconds(60))
-					.until(() -> !pods.isOpen());
+					.until(() -> !pods.snapshot().connection().open());
 				controlPlane.startApiServers();
 				churn.run(30, PACE, () -> true);
 				churn.awaitSettled(Duration.ofMinutes(3));
@@ -156,7 +156,8 @@ class ControlPlaneIT {
 								+ "servers %d ms (Pods' watch replaced as stalled %d times); outage %d s (replaced %d "
 								+ "times); Pods' watch reconnects: %d%n",
 						churn.steps(), churn.failures(), rollMillis, stalledInRoll, OUTAGE.toSeconds(),
-						pods.getRelistCount(RelistReason.STALLED) - stalledBefore, pods.getReconnects());
+						pods.snapshot().lists().relistCount(RelistReason.STALLED) - stalledBefore,
+						pods.snapshot().connection().reconnects());
 				for (String informer : INFORMERS) {
 					InvariantListener listener = context.getBean(informer + "Listener", InvariantListener.class);
 					listener.awaitReplayOf(server.get(informer), informer + ", " + RERUN, Duration.ofSeconds(90));
@@ -166,7 +167,8 @@ class ControlPlaneIT {
 				assertThat(context.getBean("podsListener", InvariantListener.class).applied())
 					.as("Pods of Deployments ran on kwok nodes")
 					.isNotEmpty();
-				assertThat(pods.getReconnects()).as("the Pods' watch reconnected through the roll and the outage")
+				assertThat(pods.snapshot().connection().reconnects())
+					.as("the Pods' watch reconnected through the roll and the outage")
 					.isGreaterThanOrEqualTo(1);
 			});
 		}

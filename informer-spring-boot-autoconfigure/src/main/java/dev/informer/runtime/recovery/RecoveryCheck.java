@@ -46,7 +46,7 @@ public final class RecoveryCheck {
 			return Diagnosis.NOTHING;
 		}
 		WatchSnapshot snapshot = watch.snapshot();
-		Instant notWatchingSince = snapshot.notWatchingSince();
+		Instant notWatchingSince = snapshot.connection().notWatchingSince();
 		Duration window = options.availabilityWindow();
 		if (snapshot.isFlapping(options.minAvailability(), window)) {
 			return Diagnosis.replace(RelistReason.FLAPPING,

@@ -29,7 +29,7 @@ import dev.informer.watch.WatchSnapshot;
  * it closes a watch to rotate it or loses the connection, so {@link #isWatching()} and
  * {@link #getNotWatchingSince()} are as fresh as the last sample (a quarter of a second
  * by default), and a loss shorter than the sampling period may go uncounted in
- * {@link #getReconnects()}.
+ * {@link WatchSnapshot.Connection#reconnects()}.
  *
  * @since 0.1.0
  */
@@ -102,13 +102,18 @@ public final class WatchStatus implements Watch {
 		Instant now = this.clock.instant();
 		Live live = this.live;
 		Instant syncedAt = this.syncedAt;
-		return new WatchSnapshot(now, this.namespace, this.state.state(), this.state.since(), syncedAt, this.watching,
-				live.isOpen(), this.notWatchingSince, live.cacheSize(), live.backlog(), live.lastResourceVersion(),
-				this.lastEventAt, getLastActivityAt(), this.lastList, this.counters.lists(),
-				this.counters.listTotalTime(), this.lastError, this.counters.consecutiveFailures(),
-				this.counters.reconnects(), this.counters.relists(), this.counters.events(),
-				this.counters.listenerFailures(), this.counters.filteredCount(), this.resyncs.snapshot(syncedAt),
-				this.availability.snapshot(), this.coalesced.get(), live.backlogAtBound());
+		return new WatchSnapshot(now, this.namespace,
+				new WatchSnapshot.Lifecycle(this.state.state(), this.state.since(), syncedAt),
+				new WatchSnapshot.Connection(this.watching, live.isOpen(), this.notWatchingSince,
+						this.counters.reconnects()),
+				new WatchSnapshot.Cache(live.cacheSize(), live.backlog(), live.backlogAtBound(), this.coalesced.get(),
+						live.lastResourceVersion()),
+				new WatchSnapshot.Lists(this.lastList, this.counters.lists(), this.counters.listTotalTime(),
+						this.counters.relists()),
+				new WatchSnapshot.Events(this.counters.events(), this.counters.listenerFailures(),
+						this.counters.filteredCount(), this.lastEventAt, getLastActivityAt()),
+				new WatchSnapshot.Errors(this.lastError, this.counters.consecutiveFailures()),
+				this.resyncs.snapshot(syncedAt), this.availability.snapshot());
 	}
 
 	// the values the runtime reads often, without a snapshot

@@ -97,10 +97,10 @@ class InformerHealthWatchReconnectTests {
 				if (Boolean.FALSE.equals(health.getDetails().get("watching"))) {
 					sawNotWatching.set(true);
 				}
-				return status.getReconnects() >= 2 && sawNotWatching.get() && status.isWatching();
+				return status.snapshot().connection().reconnects() >= 2 && sawNotWatching.get() && status.isWatching();
 			});
 			assertThat(statuses).containsOnly(Status.UP);
-			assertThat(status.getRelistCount()).isZero();
+			assertThat(status.snapshot().lists().relistCount()).isZero();
 			Transitions transitions = context.getBean(Transitions.class);
 			assertThat(transitions.changes).contains("WATCHING -> RECONNECTING (watch closed)",
 					"RECONNECTING -> WATCHING (watch re-established)");

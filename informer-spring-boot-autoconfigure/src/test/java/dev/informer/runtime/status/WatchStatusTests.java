@@ -33,14 +33,14 @@ class WatchStatusTests {
 		this.clock.advance(Duration.ofMillis(250));
 		assertThat(this.status.listCompleted(3)).isTrue();
 		assertThat(this.status.isSynced()).isTrue();
-		assertThat(this.status.getSyncedAt()).isEqualTo(this.clock.instant());
-		assertThat(this.status.getLastList()).satisfies((list) -> {
+		assertThat(this.status.snapshot().lifecycle().syncedAt()).isEqualTo(this.clock.instant());
+		assertThat(this.status.snapshot().lists().last()).satisfies((list) -> {
 			assertThat(list.items()).isEqualTo(3);
 			assertThat(list.duration()).isEqualTo(Duration.ofMillis(250));
 			assertThat(list.trigger()).isEqualTo(RelistReason.INITIAL);
 		});
-		assertThat(this.status.getListCount()).isEqualTo(1);
-		assertThat(this.status.getListTotalTime()).isEqualTo(Duration.ofMillis(250));
+		assertThat(this.status.snapshot().lists().count()).isEqualTo(1);
+		assertThat(this.status.snapshot().lists().totalTime()).isEqualTo(Duration.ofMillis(250));
 		assertThat(this.transitions).containsExactly("STARTING->LISTING (initial list)",
 				"LISTING->WATCHING (initial list completed)");
 	}
@@ -57,7 +57,7 @@ class WatchStatusTests {
 		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
 		assertThat(this.status.isWatching()).isFalse();
 		assertThat(this.status.getNotWatchingSince()).isEqualTo(at("2026-01-01T00:07:00Z"));
-		assertThat(this.status.getReconnects()).isEqualTo(1);
+		assertThat(this.status.snapshot().connection().reconnects()).isEqualTo(1);
 		this.status.watchObserved(true);
 		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
 		assertThat(this.status.getNotWatchingSince()).isNull();
@@ -73,7 +73,7 @@ class WatchStatusTests {
 		assertThat(this.status.getNotWatchingSince()).isEqualTo(this.clock.instant());
 		// not yet seen open, so not a reconnect
 		this.status.watchObserved(false);
-		assertThat(this.status.getReconnects()).isZero();
+		assertThat(this.status.snapshot().connection().reconnects()).isZero();
 		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
 	}
 
@@ -85,8 +85,8 @@ class WatchStatusTests {
 		this.clock.advance(Duration.ofSeconds(2));
 		this.status.errorOccurred(TestWatches.forbidden());
 		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
-		assertThat(this.status.getReconnects()).isEqualTo(1);
-		assertThat(this.status.getConsecutiveFailures()).isEqualTo(2);
+		assertThat(this.status.snapshot().connection().reconnects()).isEqualTo(1);
+		assertThat(this.status.snapshot().errors().consecutive()).isEqualTo(2);
 		assertThat(this.status.getLastError()).satisfies((error) -> {
 			assertThat(error.httpCode()).isEqualTo(403);
 			assertThat(error.reason()).isEqualTo("Forbidden");
@@ -103,7 +103,7 @@ class WatchStatusTests {
 		this.status.listStarted(trigger.next());
 		trigger.listed();
 		this.status.listCompleted(4);
-		assertThat(this.status.getLastList().trigger()).isEqualTo(RelistReason.MANUAL);
+		assertThat(this.status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.MANUAL);
 		// fabric8 lists again without reporting an error only after 410 Gone
 		this.status.listStarted(trigger.next());
 		trigger.listed();
@@ -113,34 +113,35 @@ class WatchStatusTests {
 		this.status.listStarted(trigger.next());
 		assertThat(this.status.getState()).isEqualTo(InformerState.RELISTING);
 		this.status.listCompleted(4);
-		assertThat(this.status.getRelists()).containsEntry("manual", 1L)
+		assertThat(this.status.snapshot().lists().relists()).containsEntry("manual", 1L)
 			.containsEntry("410", 1L)
 			.containsEntry("error", 1L);
-		assertThat(this.status.getRelistCount()).isEqualTo(3);
-		assertThat(this.status.getLastList().trigger()).isEqualTo(RelistReason.ERROR);
-		assertThat(this.status.getListCount()).isEqualTo(4);
+		assertThat(this.status.snapshot().lists().relistCount()).isEqualTo(3);
+		assertThat(this.status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.ERROR);
+		assertThat(this.status.snapshot().lists().count()).isEqualTo(4);
 	}
 
 	@Test
 	void resyncBurstsAreCountedAsCyclesWithTheirDuration() {
 		synced();
-		assertThat(this.status.getNextResyncAt()).isEqualTo(this.clock.instant().plus(Duration.ofMinutes(10)));
+		assertThat(this.status.snapshot().resync().nextDueAt())
+			.isEqualTo(this.clock.instant().plus(Duration.ofMinutes(10)));
 		this.clock.advance(Duration.ofMinutes(10));
 		this.status.eventDelivered(EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(300));
 		this.status.eventDelivered(EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(200));
 		this.status.eventDelivered(EventType.RESYNC, 0);
-		assertThat(this.status.getResyncCount()).isEqualTo(1);
-		assertThat(this.status.getLastResyncDuration()).isEqualTo(Duration.ofMillis(500));
-		assertThat(this.status.getNextResyncAt()).isEqualTo(at("2026-01-01T00:20:00Z"));
+		assertThat(this.status.snapshot().resync().cycles()).isEqualTo(1);
+		assertThat(this.status.snapshot().resync().lastDuration()).isEqualTo(Duration.ofMillis(500));
+		assertThat(this.status.snapshot().resync().nextDueAt()).isEqualTo(at("2026-01-01T00:20:00Z"));
 		this.clock.advance(Duration.ofMinutes(10));
 		this.status.eventDelivered(EventType.RESYNC, 0);
-		assertThat(this.status.getResyncCount()).isEqualTo(2);
-		assertThat(this.status.getLastResyncDuration()).isZero();
-		assertThat(this.status.getResyncTotalTime()).isEqualTo(Duration.ofMillis(500));
-		assertThat(this.status.getEventCount(EventType.RESYNC)).isEqualTo(4);
-		assertThat(this.status.getLastResyncAt()).isEqualTo(this.clock.instant());
+		assertThat(this.status.snapshot().resync().cycles()).isEqualTo(2);
+		assertThat(this.status.snapshot().resync().lastDuration()).isZero();
+		assertThat(this.status.snapshot().resync().totalTime()).isEqualTo(Duration.ofMillis(500));
+		assertThat(this.status.snapshot().events().count(EventType.RESYNC)).isEqualTo(4);
+		assertThat(this.status.snapshot().resync().lastAt()).isEqualTo(this.clock.instant());
 	}
 
 	@Test
@@ -155,7 +156,7 @@ class WatchStatusTests {
 		// a bookmark with the same version is no progress
 		this.status.resourceVersionObserved("42");
 		assertThat(this.status.getLastActivityAt()).isEqualTo(this.clock.instant().minusSeconds(60));
-		assertThat(this.status.getListenerFailures()).isEqualTo(1);
+		assertThat(this.status.snapshot().events().listenerFailures()).isEqualTo(1);
 	}
 
 	@Test
