@@ -79,7 +79,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				(changed, previous, current, cause) -> this.source
 					.inOrder(() -> events.stateChanged(changed, previous, current, cause)),
 				recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
-		status.live(this.source);
+		status.contents(this.source);
 		this.context = new WatchContext<>(definition, namespace, status, clock);
 	}
 

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.runtime.listeners.ListenerQueue;
-import dev.informer.runtime.status.WatchStatus;
+import dev.informer.runtime.status.WatchContents;
 
 /**
  * What one watch holds now: its current fabric8 informer (generation) with its cache, and
@@ -16,7 +16,7 @@ import dev.informer.runtime.status.WatchStatus;
  *
  * @param <T> the resource type
  */
-final class WatchSource<T extends HasMetadata> implements WatchStatus.Live {
+final class WatchSource<T extends HasMetadata> implements WatchContents {
 
 	private volatile @Nullable InformerGeneration<T> generation;
 

@@ -23,6 +23,7 @@ import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.ReplacementBackOff;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.status.ListTrigger;
+import dev.informer.runtime.status.WatchContents;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.RelistReason;
@@ -84,7 +85,7 @@ public final class NamespaceSelectorWatch {
 		this.status = new WatchStatus(null, Duration.ZERO, clock, (status, previous, next, cause) -> {
 		}, availabilitySamples);
 		this.current = new Generation(List.of(), RelistReason.INITIAL);
-		this.status.live(new WatchStatus.Live() {
+		this.status.contents(new WatchContents() {
 
 			@Override
 			public boolean isOpen() {

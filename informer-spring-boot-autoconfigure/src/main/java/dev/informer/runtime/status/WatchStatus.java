@@ -74,7 +74,7 @@ public final class WatchStatus implements Watch {
 
 	private volatile @Nullable Instant resourceVersionChangedAt;
 
-	private volatile Live live = Live.NONE;
+	private volatile WatchContents contents = WatchContents.NONE;
 
 	private final AtomicLong coalesced = new AtomicLong();
 
@@ -100,14 +100,14 @@ public final class WatchStatus implements Watch {
 	@Override
 	public WatchSnapshot snapshot() {
 		Instant now = this.clock.instant();
-		Live live = this.live;
+		WatchContents contents = this.contents;
 		Instant syncedAt = this.syncedAt;
 		return new WatchSnapshot(now, this.namespace,
 				new WatchSnapshot.Lifecycle(this.state.state(), this.state.since(), syncedAt),
-				new WatchSnapshot.Connection(this.watching, live.isOpen(), this.notWatchingSince,
+				new WatchSnapshot.Connection(this.watching, contents.isOpen(), this.notWatchingSince,
 						this.counters.reconnects()),
-				new WatchSnapshot.Cache(live.cacheSize(), live.backlog(), live.backlogAtBound(), this.coalesced.get(),
-						live.lastResourceVersion()),
+				new WatchSnapshot.Cache(contents.cacheSize(), contents.backlog(), contents.backlogAtBound(),
+						this.coalesced.get(), contents.lastResourceVersion()),
 				new WatchSnapshot.Lists(this.lastList, this.counters.lists(), this.counters.listTotalTime(),
 						this.counters.relists()),
 				new WatchSnapshot.Events(this.counters.events(), this.counters.listenerFailures(),
@@ -392,10 +392,10 @@ public final class WatchStatus implements Watch {
 
 	/**
 	 * Connect this status to what its watch holds now.
-	 * @param live the watch's current fabric8 informer, cache and queue
+	 * @param contents the watch's current fabric8 informer, cache and queue
 	 */
-	public void live(Live live) {
-		this.live = live;
+	public void contents(WatchContents contents) {
+		this.contents = contents;
 	}
 
 	// guarded by this
@@ -412,39 +412,6 @@ public final class WatchStatus implements Watch {
 		if (change != null) {
 			this.listener.stateChanged(this, change.previous(), change.current(), change.cause());
 		}
-	}
-
-	/**
-	 * What a watch holds now, read on each call.
-	 */
-	public interface Live {
-
-		/**
-		 * A watch that holds nothing (not started).
-		 */
-		Live NONE = new Live() {
-		};
-
-		default boolean isOpen() {
-			return false;
-		}
-
-		default int cacheSize() {
-			return 0;
-		}
-
-		default long backlog() {
-			return 0;
-		}
-
-		default boolean backlogAtBound() {
-			return false;
-		}
-
-		default @Nullable String lastResourceVersion() {
-			return null;
-		}
-
 	}
 
 	/**
