@@ -31,15 +31,17 @@ import dev.informer.InformerDefinition;
 /**
  * The fabric8 operation an informer lists and watches through: its kind's typed or
  * generic operation, or for a metadata-only informer one that asks the API server for
- * {@link PartialObjectMetadata}.
+ * {@link PartialObjectMetadata}; its objects are decoded by an
+ * {@link InformerSerialization}.
  * <p>
- * fabric8 has no metadata-only informer, and neither an {@code Accept} header nor
- * {@link Config#getWatchList() watch-list} can be set per operation. Both are therefore
- * set on a client derived for the informer: it shares the application's HTTP client
- * (connections, authentication, interceptors), adds the {@code Accept} header of the API
- * server's metadata representation to its own requests only, and carries a copy of the
- * configuration with watch-list on. The application's client is never changed, and the
- * derived one is never closed: closing it would close the shared HTTP client.
+ * fabric8 has no metadata-only informer, and neither an {@code Accept} header, nor
+ * {@link Config#getWatchList() watch-list}, nor a serialization can be set per operation.
+ * They are therefore set on a client derived for the informer: it shares the
+ * application's HTTP client (connections, authentication, interceptors), adds the
+ * {@code Accept} header of the API server's metadata representation to its own requests
+ * only, carries a copy of the configuration with watch-list on, and decodes with the
+ * informer's serialization. The application's client is never changed, and the derived
+ * one is never closed: closing it would close the shared HTTP client.
  * <p>
  * One watch lists and watches that operation in its namespace (or all of them), with the
  * declared selectors, page size and resync period, and, for a sharded replica, its shard
@@ -81,7 +83,7 @@ public final class InformerOperations {
 	public static <T extends HasMetadata> MixedOperation<T, ?, ?> of(KubernetesClient client,
 			InformerDefinition<T> definition, boolean watchList) {
 		boolean metadataOnly = definition.getDeclaration().getCache() == CacheMode.METADATA;
-		KubernetesClient derived = (metadataOnly || watchList) ? derive(client, metadataOnly, watchList) : client;
+		KubernetesClient derived = derive(client, definition, metadataOnly, watchList);
 		if (metadataOnly) {
 			return (MixedOperation) new HasMetadataOperationsImpl<>(derived, context(definition),
 					PartialObjectMetadata.class, MetadataList.class);
@@ -161,7 +163,8 @@ public final class InformerOperations {
 		return filtered;
 	}
 
-	private static KubernetesClient derive(KubernetesClient client, boolean metadataOnly, boolean watchList) {
+	private static KubernetesClient derive(KubernetesClient client, InformerDefinition<?> definition,
+			boolean metadataOnly, boolean watchList) {
 		HttpClient httpClient = client.getHttpClient();
 		if (metadataOnly) {
 			httpClient = httpClient.newBuilder()
@@ -174,7 +177,12 @@ public final class InformerOperations {
 			config.setWatchList(true);
 		}
 		BaseClient base = client.adapt(BaseClient.class);
-		return new KubernetesClientImpl(httpClient, config, base::getExecutor, client.getKubernetesSerialization());
+		InformerSerialization serialization = metadataOnly
+				? InformerSerialization.of(PartialObjectMetadata.class, "PartialObjectMetadata",
+						definition.getDeclaration().isStripManagedFields())
+				: InformerSerialization.of(definition.getResourceClass(), definition.getDeclaration().getKind(),
+						definition.getDeclaration().isStripManagedFields());
+		return new KubernetesClientImpl(httpClient, config, base::getExecutor, serialization);
 	}
 
 	/**
