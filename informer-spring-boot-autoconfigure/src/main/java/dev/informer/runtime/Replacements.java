@@ -69,6 +69,7 @@ final class Replacements<T extends HasMetadata> {
 		}
 		ListProgress lists = generation.lists();
 		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.context.status(),
+				this.context.status()::availability,
 				new RecoveryCheck.Source(informer.isRunning(), lists.isListing(), lists.listedAt()),
 				this.context.clock().instant(), this.settings.recovery());
 		switch (diagnosis.outcome()) {

@@ -181,7 +181,7 @@ public final class NamespaceSelectorWatch {
 	}
 
 	private void checkRecovery(Generation generation) {
-		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.status,
+		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.status, this.status::availability,
 				new RecoveryCheck.Source(generation.informer.isRunning(), generation.listing, generation.listedAt),
 				this.clock.instant(), this.recovery);
 		switch (diagnosis.outcome()) {

@@ -2,6 +2,7 @@ package dev.informer.runtime.recovery;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,12 +26,15 @@ public final class RecoveryCheck {
 	/**
 	 * Judge a watch.
 	 * @param watch the watch's status
+	 * @param availability the watch's availability window, asked only when needed (a
+	 * sample of every watch a few times a second takes no snapshot)
 	 * @param source what its current fabric8 informer is doing
 	 * @param now the time of the judgement
 	 * @param options when to replace
 	 * @return the diagnosis
 	 */
-	public static Diagnosis diagnose(Watch watch, Source source, Instant now, RecoveryOptions options) {
+	public static Diagnosis diagnose(Watch watch, Supplier<WatchSnapshot.Availability> availability, Source source,
+			Instant now, RecoveryOptions options) {
 		if (!watch.isSynced()) {
 			// the initial list is retried by fabric8 until the server answers; startup
 			// judges it
@@ -45,13 +49,12 @@ public final class RecoveryCheck {
 			// only start the same list again, from the beginning
 			return Diagnosis.NOTHING;
 		}
-		WatchSnapshot snapshot = watch.snapshot();
-		Instant notWatchingSince = snapshot.connection().notWatchingSince();
-		Duration window = options.availabilityWindow();
-		if (snapshot.isFlapping(options.minAvailability(), window)) {
-			return Diagnosis.replace(RelistReason.FLAPPING,
-					"the watch keeps failing (" + snapshot.availability().reconnectsWithin(window, snapshot.takenAt())
-							+ " reconnects in " + window.toSeconds() + " s)");
+		WatchSnapshot.Availability window = availability.get();
+		Instant notWatchingSince = watch.getNotWatchingSince();
+		Duration duration = options.availabilityWindow();
+		if (window.isFlapping(options.minAvailability(), duration, now)) {
+			return Diagnosis.replace(RelistReason.FLAPPING, "the watch keeps failing ("
+					+ window.reconnectsWithin(duration, now) + " reconnects in " + duration.toSeconds() + " s)");
 		}
 		if (notWatchingSince != null) {
 			// the watch of this informer cannot have been lost before its last list
@@ -62,7 +65,7 @@ public final class RecoveryCheck {
 			}
 			return Diagnosis.NOTHING;
 		}
-		return (snapshot.availability().share() >= 0.9) ? Diagnosis.HEALTHY : Diagnosis.NOTHING;
+		return (window.share() >= 0.9) ? Diagnosis.HEALTHY : Diagnosis.NOTHING;
 	}
 
 	/**

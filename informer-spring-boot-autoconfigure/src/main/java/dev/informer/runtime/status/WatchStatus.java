@@ -279,6 +279,14 @@ public final class WatchStatus implements Watch {
 	}
 
 	/**
+	 * Return the availability window alone, without a whole snapshot.
+	 * @return the window as it is now
+	 */
+	public WatchSnapshot.Availability availability() {
+		return this.availability.snapshot();
+	}
+
+	/**
 	 * Forget the availability samples: a replaced watch starts a new window.
 	 */
 	public void resetAvailability() {
