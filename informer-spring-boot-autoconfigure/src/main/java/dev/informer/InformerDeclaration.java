@@ -45,6 +45,8 @@ public final class InformerDeclaration {
 
 	private final boolean watchList;
 
+	private final boolean compressLists;
+
 	private final ChangeDeclarations changes;
 
 	private InformerDeclaration(Builder builder) {
@@ -62,6 +64,7 @@ public final class InformerDeclaration {
 		this.stripManagedFields = builder.stripManagedFields;
 		this.cache = builder.cache;
 		this.watchList = builder.watchList;
+		this.compressLists = builder.compressLists;
 		DeclarationRules.check(this, builder.apiVersion, builder.kind);
 		this.changes = ChangeDeclarations.parse(this.name, this.cache, builder.onChange, builder.prune,
 				builder.indexes);
@@ -214,6 +217,14 @@ public final class InformerDeclaration {
 	}
 
 	/**
+	 * Return whether the informer asks the API server for gzip-compressed lists.
+	 * @return whether to compress lists
+	 */
+	public boolean isCompressLists() {
+		return this.compressLists;
+	}
+
+	/**
 	 * Return the {@code on-change} entries as declared; empty delivers every update.
 	 * @return the entries
 	 */
@@ -291,6 +302,8 @@ public final class InformerDeclaration {
 		private CacheMode cache = CacheMode.FULL;
 
 		private boolean watchList;
+
+		private boolean compressLists = true;
 
 		private List<String> onChange = List.of();
 
@@ -419,6 +432,16 @@ public final class InformerDeclaration {
 		 */
 		public Builder watchList(boolean watchList) {
 			this.watchList = watchList;
+			return this;
+		}
+
+		/**
+		 * Set whether to ask the API server for gzip-compressed lists (the default).
+		 * @param compressLists whether to compress lists
+		 * @return this builder
+		 */
+		public Builder compressLists(boolean compressLists) {
+			this.compressLists = compressLists;
 			return this;
 		}
 

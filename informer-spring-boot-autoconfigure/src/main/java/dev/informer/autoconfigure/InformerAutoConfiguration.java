@@ -235,6 +235,7 @@ public final class InformerAutoConfiguration {
 				.prune(resource.getPrune())
 				.indexes(resource.getIndexes())
 				.watchList(properties.isWatchList())
+				.compressLists(properties.isCompressLists())
 				.build());
 		}
 		return declarations;

@@ -75,6 +75,14 @@ public class InformerProperties implements InitializingBean {
 	 */
 	private boolean watchList;
 
+	/**
+	 * Whether informers ask the API server for gzip-compressed lists (Accept-Encoding:
+	 * gzip): about a twelfth of the bytes on the wire, and less CPU on both sides than
+	 * encrypting the uncompressed list. The API server compresses only large responses,
+	 * and never watches.
+	 */
+	private boolean compressLists = true;
+
 	private final Startup startup = new Startup();
 
 	private final Reliability reliability = new Reliability();
@@ -129,6 +137,14 @@ public class InformerProperties implements InitializingBean {
 
 	public void setWatchList(boolean watchList) {
 		this.watchList = watchList;
+	}
+
+	public boolean isCompressLists() {
+		return this.compressLists;
+	}
+
+	public void setCompressLists(boolean compressLists) {
+		this.compressLists = compressLists;
 	}
 
 	public Startup getStartup() {

@@ -68,6 +68,22 @@ public final class InformerOperations {
 
 	};
 
+	/**
+	 * Asks for a gzip-compressed body on every request that is not a watch (the API
+	 * server never compresses watches); {@link InformerSerialization} inflates it.
+	 */
+	private static final Interceptor COMPRESSED_LISTS = new Interceptor() {
+
+		@Override
+		public void before(BasicBuilder builder, HttpRequest request, Interceptor.RequestTags tags) {
+			String query = request.uri().getRawQuery();
+			if (query == null || !query.contains("watch=true")) {
+				builder.setHeader("Accept-Encoding", "gzip");
+			}
+		}
+
+	};
+
 	private InformerOperations() {
 	}
 
@@ -166,10 +182,16 @@ public final class InformerOperations {
 	private static KubernetesClient derive(KubernetesClient client, InformerDefinition<?> definition,
 			boolean metadataOnly, boolean watchList) {
 		HttpClient httpClient = client.getHttpClient();
-		if (metadataOnly) {
-			httpClient = httpClient.newBuilder()
-				.addOrReplaceInterceptor("informer-metadata-only", METADATA_ONLY)
-				.build();
+		boolean compressLists = definition.getDeclaration().isCompressLists();
+		if (metadataOnly || compressLists) {
+			HttpClient.DerivedClientBuilder builder = httpClient.newBuilder();
+			if (metadataOnly) {
+				builder.addOrReplaceInterceptor("informer-metadata-only", METADATA_ONLY);
+			}
+			if (compressLists) {
+				builder.addOrReplaceInterceptor("informer-compressed-lists", COMPRESSED_LISTS);
+			}
+			httpClient = builder.build();
 		}
 		Config config = client.getConfiguration();
 		if (watchList) {

@@ -1,20 +1,26 @@
 package dev.informer.runtime.kinds;
 
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
@@ -35,8 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
  * skipped while decoding instead of being decoded into maps and dropped before caching:
  * they are about half of an object written with server-side apply.</li>
  * </ul>
- * Decoding uses fabric8's own configuration of its mapper (modules, features); the
- * application's client keeps its serialization for everything else.
+ * It also inflates the gzip-compressed lists the informer's client asks for
+ * ({@code compress-lists}): fabric8 does not. Decoding uses fabric8's own configuration
+ * of its mapper (modules, features); the application's client keeps its serialization for
+ * everything else.
  *
  * @since 0.1.0
  */
@@ -105,6 +113,30 @@ public final class InformerSerialization extends KubernetesSerialization {
 		ObjectMapper configured = super.configureMapper(mapper);
 		this.mapper = configured;
 		return configured;
+	}
+
+	/**
+	 * Read a response body, inflating it first when the API server compressed it (the
+	 * informer's client asks for gzip-compressed lists, see
+	 * {@code informer.compress-lists}).
+	 */
+	@Override
+	public <T> T unmarshal(InputStream is, TypeReference<T> type) {
+		return super.unmarshal(inflated(is), type);
+	}
+
+	private static InputStream inflated(InputStream body) {
+		InputStream in = body.markSupported() ? body : new BufferedInputStream(body);
+		try {
+			in.mark(2);
+			int first = in.read();
+			int second = in.read();
+			in.reset();
+			return (first == 0x1f && second == 0x8b) ? new GZIPInputStream(in, 65536) : in;
+		}
+		catch (IOException ex) {
+			throw KubernetesClientException.launderThrowable(ex);
+		}
 	}
 
 	@Override

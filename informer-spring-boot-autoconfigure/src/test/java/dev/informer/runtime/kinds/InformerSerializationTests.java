@@ -1,12 +1,20 @@
 package dev.informer.runtime.kinds;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.GZIPOutputStream;
+
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.junit.jupiter.api.Test;
+import tools.jackson.core.type.TypeReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -51,10 +59,25 @@ class InformerSerializationTests {
 		// lists too: what an informer's initial list decodes into
 		String list = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"42\"},"
 				+ "\"items\":[" + CONFIG_MAP + "]}";
-		assertThat(serialization(ConfigMap.class, "ConfigMap", true)
-			.unmarshal(list, io.fabric8.kubernetes.api.model.ConfigMapList.class)
-			.getItems()).singleElement()
+		assertThat(serialization(ConfigMap.class, "ConfigMap", true).unmarshal(list, ConfigMapList.class).getItems())
+			.singleElement()
 			.satisfies((item) -> assertThat(item.getMetadata().getManagedFields()).isEmpty());
+	}
+
+	@Test
+	void aCompressedListIsInflatedAndAPlainOneReadAsItIs() throws IOException {
+		String list = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"42\"},"
+				+ "\"items\":[" + CONFIG_MAP + "]}";
+		ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+		try (GZIPOutputStream gzip = new GZIPOutputStream(compressed)) {
+			gzip.write(list.getBytes(StandardCharsets.UTF_8));
+		}
+		InformerSerialization ours = serialization(ConfigMap.class, "ConfigMap", false);
+		TypeReference<ConfigMapList> type = new TypeReference<>() {
+		};
+		ConfigMapList inflated = ours.unmarshal(new ByteArrayInputStream(compressed.toByteArray()), type);
+		ConfigMapList plain = ours.unmarshal(new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)), type);
+		assertThat(inflated).isEqualTo(plain).isEqualTo(this.fabric8.unmarshal(list, ConfigMapList.class));
 	}
 
 	@Test
