@@ -173,7 +173,8 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			if (ex != null && isActive()) {
 				Throwable cause = KubernetesErrors.unwrap(ex);
-				status().gaveUp(KubernetesErrors.describe(cause));
+				// in order with the start of the list that failed, which is queued
+				queueMarker(() -> status().gaveUp(KubernetesErrors.describe(cause)));
 				this.listed.completeExceptionally(cause);
 				this.owner.synced(cause);
 			}
