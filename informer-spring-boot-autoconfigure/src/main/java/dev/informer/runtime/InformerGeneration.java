@@ -77,6 +77,9 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private volatile boolean started;
 
+	/** Whether its start failed for good: not retried. */
+	private volatile boolean failed;
+
 	/**
 	 * Whether the adds of this generation's first list replay objects this replica took
 	 * over (a relist for a new shard range).
@@ -173,8 +176,11 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			}
 			if (ex != null && isActive()) {
 				Throwable cause = KubernetesErrors.unwrap(ex);
-				// in order with the start of the list that failed, which is queued
-				queueMarker(() -> status().gaveUp(KubernetesErrors.describe(cause)));
+				// what is still queued of the list that failed (its start) changes
+				// nothing
+				// any more: FAILED stays, and startup can already read it
+				this.failed = true;
+				status().gaveUp(KubernetesErrors.describe(cause));
 				this.listed.completeExceptionally(cause);
 				this.owner.synced(cause);
 			}
@@ -271,7 +277,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			if (isActive()) {
 				// skipped if this informer retired meanwhile: its successor lists afresh
 				this.pipeline.queue().marker(() -> {
-					if (isActive()) {
+					if (isActive() && !this.failed) {
 						action.run();
 					}
 				});
