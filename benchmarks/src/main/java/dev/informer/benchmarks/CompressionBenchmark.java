@@ -2,8 +2,6 @@ package dev.informer.benchmarks;
 
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.internal.SSLUtils;
 
 import dev.informer.benchmarks.ProcessSubjects.Encoding;
 import dev.informer.benchmarks.SubjectProcess.Answer;
@@ -172,13 +169,11 @@ final class CompressionBenchmark {
 	/** Ask for a watch with gzip and see what the server answers. */
 	private static String watchEncoding(Config config, String namespace) {
 		try {
-			HttpClient client = HttpClient.newBuilder().sslContext(SSLUtils.sslContext(config)).build();
-			URI base = URI
-				.create(config.getMasterUrl().endsWith("/") ? config.getMasterUrl() : config.getMasterUrl() + "/");
-			HttpResponse<InputStream> response = client.send(HttpRequest
-				.newBuilder(base.resolve("api/v1/namespaces/" + namespace + "/configmaps?watch=true&timeoutSeconds=1"))
-				.header("Accept-Encoding", "gzip")
-				.build(), HttpResponse.BodyHandlers.ofInputStream());
+			KubeHttp http = KubeHttp.of(config);
+			HttpResponse<InputStream> response = http.client()
+				.send(http.request("api/v1/namespaces/" + namespace + "/configmaps?watch=true&timeoutSeconds=1")
+					.header("Accept-Encoding", "gzip")
+					.build(), HttpResponse.BodyHandlers.ofInputStream());
 			try (InputStream body = response.body()) {
 				body.readAllBytes();
 			}

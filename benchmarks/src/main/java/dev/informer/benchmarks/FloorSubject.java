@@ -3,10 +3,10 @@ package dev.informer.benchmarks;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +16,6 @@ import java.util.zip.GZIPInputStream;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.internal.SSLUtils;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import org.jspecify.annotations.Nullable;
 
@@ -38,7 +36,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class FloorSubject implements SubjectProtocol.Driver {
 
-	private static final byte[] SEQ = ("\"" + Probe.SEQ + "\":\"").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+	private static final byte[] SEQ = ("\"" + Probe.SEQ + "\":\"").getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] RESOURCE_VERSION = "\"resourceVersion\":\"".getBytes(StandardCharsets.US_ASCII);
 
 	private final boolean decode;
 
@@ -52,11 +52,7 @@ final class FloorSubject implements SubjectProtocol.Driver {
 
 	private final KubernetesSerialization serialization = new KubernetesSerialization();
 
-	private @Nullable HttpClient client;
-
-	private @Nullable URI base;
-
-	private @Nullable String token;
+	private @Nullable KubeHttp http;
 
 	/** The decoded list, held so that the heap histogram counts it. */
 	private @Nullable ConfigMapList list;
@@ -87,28 +83,13 @@ final class FloorSubject implements SubjectProtocol.Driver {
 	@Override
 	public void prepare() throws Exception {
 		this.list = null;
-		if (this.client != null) {
+		if (this.http != null) {
 			return;
 		}
-		Config config = Config.autoConfigure(null);
-		String master = config.getMasterUrl();
-		this.base = URI.create(master.endsWith("/") ? master : master + "/");
-		HttpClient.Builder builder = HttpClient.newBuilder();
-		if (master.startsWith("https:")) {
-			builder.sslContext(SSLUtils.sslContext(config));
-		}
-		else {
-			// no TLS, no ALPN: HTTP/1.1 rather than an h2c upgrade the server may refuse
-			builder.version(HttpClient.Version.HTTP_1_1);
-		}
-		this.token = config.getAutoOAuthToken();
-		if (this.token == null) {
-			this.token = config.getOauthToken();
-		}
-		this.client = builder.build();
+		this.http = KubeHttp.fromKubeconfig();
 		// the first request opens the connection before the sync, as every subject does
-		HttpResponse<String> version = this.client.send(request("version").build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> version = this.http.client()
+			.send(request("version").build(), HttpResponse.BodyHandlers.ofString());
 		if (version.statusCode() != 200) {
 			throw new IllegalStateException("GET /version: " + version.statusCode() + " " + version.body());
 		}
@@ -116,8 +97,8 @@ final class FloorSubject implements SubjectProtocol.Driver {
 
 	@Override
 	public void sync() throws Exception {
-		HttpResponse<InputStream> response = this.client.send(request(collection() + "?resourceVersion=0").build(),
-				HttpResponse.BodyHandlers.ofInputStream());
+		HttpResponse<InputStream> response = this.http.client()
+			.send(request(collection() + "?resourceVersion=0").build(), HttpResponse.BodyHandlers.ofInputStream());
 		if (response.statusCode() != 200) {
 			throw new IllegalStateException("list: HTTP " + response.statusCode());
 		}
@@ -165,13 +146,9 @@ final class FloorSubject implements SubjectProtocol.Driver {
 	}
 
 	private HttpRequest.Builder request(String path) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(this.base.resolve(path))
-			.header("Accept", "application/json");
+		HttpRequest.Builder builder = this.http.request(path);
 		if (this.gzip) {
 			builder.header("Accept-Encoding", "gzip");
-		}
-		if (this.token != null) {
-			builder.header("Authorization", "Bearer " + this.token);
 		}
 		return builder;
 	}
@@ -179,8 +156,8 @@ final class FloorSubject implements SubjectProtocol.Driver {
 	/** The namespace's resource version now, from a list of at most one object. */
 	private String currentResourceVersion() {
 		try {
-			HttpResponse<InputStream> response = this.client.send(request(collection() + "?limit=1").build(),
-					HttpResponse.BodyHandlers.ofInputStream());
+			HttpResponse<InputStream> response = this.http.client()
+				.send(request(collection() + "?limit=1").build(), HttpResponse.BodyHandlers.ofInputStream());
 			InputStream body = response.body();
 			if ("gzip".equals(response.headers().firstValue("content-encoding").orElse(""))) {
 				body = new GZIPInputStream(body);
@@ -204,11 +181,10 @@ final class FloorSubject implements SubjectProtocol.Driver {
 		String resourceVersion = from;
 		while (true) {
 			try {
-				HttpResponse<InputStream> response = this.client.send(
-						request(collection() + "?watch=true&allowWatchBookmarks=true&timeoutSeconds=3600"
-								+ "&resourceVersion=" + resourceVersion)
-							.build(),
-						HttpResponse.BodyHandlers.ofInputStream());
+				HttpResponse<InputStream> response = this.http.client()
+					.send(request(collection() + "?watch=true&allowWatchBookmarks=true&timeoutSeconds=3600"
+							+ "&resourceVersion=" + resourceVersion)
+						.build(), HttpResponse.BodyHandlers.ofInputStream());
 				InputStream body = response.body();
 				if ("gzip".equals(response.headers().firstValue("content-encoding").orElse(""))) {
 					body = new GZIPInputStream(body, 65536);
@@ -231,46 +207,91 @@ final class FloorSubject implements SubjectProtocol.Driver {
 
 	/**
 	 * Count the events of a watch without decoding them: the first {@code "seq":"N"} of
-	 * each line is its sequence number.
-	 * @return {@code null}: the resource version is not read
+	 * each line is its sequence number, the first {@code "resourceVersion":"N"} its
+	 * object's resource version (in the server's field order, metadata's comes first;
+	 * bookmarks carry one too).
+	 * @return the last resource version seen, or {@code null}
 	 */
 	private @Nullable String scanEvents(InputStream events) throws IOException {
 		byte[] buffer = new byte[65536];
-		int matched = 0;
-		boolean digits = false;
-		boolean counted = false;
-		long value = 0;
+		Scan seq = new Scan(SEQ);
+		Scan version = new Scan(RESOURCE_VERSION);
+		long lastVersion = -1;
 		for (int n = events.read(buffer); n >= 0; n = events.read(buffer)) {
 			for (int i = 0; i < n; i++) {
 				byte b = buffer[i];
-				if (digits) {
-					if (b >= '0' && b <= '9') {
-						value = value * 10 + (b - '0');
-						continue;
-					}
-					digits = false;
-					counted = true;
+				if (b == '\n') {
+					seq.reset();
+					version.reset();
+					continue;
+				}
+				long value = seq.next(b);
+				if (value >= 0) {
 					this.tally.updated(value);
 				}
-				if (b == '\n') {
-					matched = 0;
-					counted = false;
-				}
-				else if (!counted) {
-					if (b == SEQ[matched]) {
-						if (++matched == SEQ.length) {
-							matched = 0;
-							digits = true;
-							value = 0;
-						}
-					}
-					else {
-						matched = (b == SEQ[0]) ? 1 : 0;
-					}
+				value = version.next(b);
+				if (value >= 0) {
+					lastVersion = value;
 				}
 			}
 		}
-		return null;
+		return (lastVersion >= 0) ? Long.toString(lastVersion) : null;
+	}
+
+	/**
+	 * Finds the number after the first occurrence of a pattern in a line, one byte at a
+	 * time.
+	 */
+	private static final class Scan {
+
+		private final byte[] pattern;
+
+		private int matched;
+
+		private boolean digits;
+
+		private boolean done;
+
+		private long value;
+
+		Scan(byte[] pattern) {
+			this.pattern = pattern;
+		}
+
+		void reset() {
+			this.matched = 0;
+			this.digits = false;
+			this.done = false;
+		}
+
+		/**
+		 * Take the next byte of the line.
+		 * @return the number, when this byte ends it, else -1
+		 */
+		long next(byte b) {
+			if (this.done) {
+				return -1;
+			}
+			if (this.digits) {
+				if (b >= '0' && b <= '9') {
+					this.value = this.value * 10 + (b - '0');
+					return -1;
+				}
+				this.done = true;
+				return this.value;
+			}
+			if (b == this.pattern[this.matched]) {
+				if (++this.matched == this.pattern.length) {
+					this.digits = true;
+					this.value = 0;
+				}
+			}
+			else {
+				this.matched = (b == this.pattern[0]) ? 1 : 0;
+			}
+			return -1;
+		}
+
 	}
 
 	/**

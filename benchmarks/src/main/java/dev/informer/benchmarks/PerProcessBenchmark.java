@@ -301,7 +301,7 @@ final class PerProcessBenchmark {
 			for (SubjectProcess process : processes.values()) {
 				process.await("SYNCED", this.options.syncTimeout());
 			}
-			writer = this.subjects.launchWriter(size, this.server.isReal(), this.logs, tag);
+			writer = this.subjects.launchWriter(size, this.logs, tag);
 			writer.await("READY", READY);
 			Options.PerProcess settings = this.options.perProcess();
 			// a range of sequence numbers no earlier repetition wrote

@@ -185,14 +185,13 @@ final class ProcessSubjects {
 	/**
 	 * Launch the stream's writer.
 	 * @param size the namespace's object count
-	 * @param real whether the server is a real kube-apiserver
 	 * @param logs where its output goes
+	 * @param tag what the launch measures, for its log
 	 * @return the process
 	 * @throws IOException when it cannot be launched
 	 */
-	SubjectProcess launchWriter(int size, boolean real, Path logs, String tag) throws IOException {
-		List<String> command = java("writer", WriterProcess.class,
-				List.of(Integer.toString(size), "16", Boolean.toString(real)), tag);
+	SubjectProcess launchWriter(int size, Path logs, String tag) throws IOException {
+		List<String> command = java("writer", WriterProcess.class, List.of(Integer.toString(size)), tag);
 		return SubjectProcess.start("writer", command, Map.of(), logs.resolve(tag + "-writer.log"));
 	}
 

@@ -34,7 +34,7 @@ final class Workload {
 
 	private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
-	private final boolean real;
+	private final ApiServer server;
 
 	private final KubernetesClient client;
 
@@ -43,19 +43,8 @@ final class Workload {
 	private final AtomicLong sequence = new AtomicLong(1_000_000);
 
 	Workload(ApiServer server, int writers) {
-		this(server.newClient(), server.isReal(), writers);
-	}
-
-	/**
-	 * A workload on a client of its own, as in the writer process of the per-process
-	 * benchmark ({@link WriterProcess}).
-	 * @param client the client, closed by {@link #close()}
-	 * @param real whether the server is a real kube-apiserver (server-side apply)
-	 * @param writers threads that write
-	 */
-	Workload(KubernetesClient client, boolean real, int writers) {
-		this.real = real;
-		this.client = client;
+		this.server = server;
+		this.client = server.newClient();
 		this.writers = writers;
 	}
 
@@ -77,7 +66,7 @@ final class Workload {
 		String namespace = namespace(size);
 		var ns = this.client.namespaces()
 			.resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build());
-		if (this.real) {
+		if (this.server.isReal()) {
 			ns.serverSideApply();
 		}
 		else {
@@ -85,7 +74,7 @@ final class Workload {
 		}
 		parallel(size, (index) -> {
 			ConfigMap configMap = configMap(namespace, name(index));
-			if (this.real) {
+			if (this.server.isReal()) {
 				this.client.configMaps()
 					.inNamespace(namespace)
 					.resource(configMap)
@@ -203,46 +192,22 @@ final class Workload {
 		return returnedAt;
 	}
 
-	/**
-	 * Update objects of the namespace at a fixed rate, with the sequence numbers
-	 * {@code first} to {@code first + count - 1}, update {@code i} on object
-	 * {@code (first + i) % size}: each write is due at its time from the start and the
-	 * writer threads catch up when they fall behind, so the rate is the server's when it
-	 * cannot take more.
-	 * @param size the namespace's object count
-	 * @param first the first sequence number
-	 * @param count the number of updates
-	 * @param perSecond the rate
-	 * @return the updates that failed
-	 * @throws Exception on failure
-	 */
-	long paced(int size, long first, int count, int perSecond) throws Exception {
-		String namespace = namespace(size);
-		long interval = 1_000_000_000L / perSecond;
-		long start = System.nanoTime();
-		AtomicLong failed = new AtomicLong();
-		parallel(count, (index) -> {
-			long wait = start + index * interval - System.nanoTime();
-			if (wait > 0) {
-				LockSupport.parkNanos(wait);
-			}
-			long seq = first + index;
-			try {
-				update(namespace, name((int) (seq % size)), seq);
-			}
-			catch (RuntimeException ex) {
-				failed.incrementAndGet();
-			}
-		});
-		return failed.get();
-	}
-
 	private void update(String namespace, String name, long seq) {
 		this.client.configMaps()
 			.inNamespace(namespace)
 			.withName(name)
-			.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + Probe.SEQ + "\":\""
-					+ seq + "\"}},\"data\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}}");
+			.patch(PatchContext.of(PatchType.JSON_MERGE), seqPatch(seq));
+	}
+
+	/**
+	 * The JSON merge patch of every update: the sequence number in the data and, for
+	 * subjects that only see metadata, in an annotation.
+	 * @param seq the sequence number
+	 * @return the patch
+	 */
+	static String seqPatch(long seq) {
+		return "{\"metadata\":{\"annotations\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}},\"data\":{\"" + Probe.SEQ
+				+ "\":\"" + seq + "\"}}";
 	}
 
 	ConfigMap get(int size, int index) {
