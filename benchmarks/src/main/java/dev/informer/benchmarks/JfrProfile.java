@@ -46,15 +46,86 @@ final class JfrProfile {
 			{ "io.fabric8.kubernetes.client.jdkhttp.", "fabric8 HTTP adapter" },
 			{ "io.fabric8.kubernetes.client.http.", "fabric8 HTTP adapter" }, { "io.fabric8.", "fabric8 other" },
 			{ "tools.jackson.", "Jackson" }, { "com.fasterxml.jackson.", "Jackson" },
-			{ "jdk.internal.net.http.", "JDK HttpClient (HTTP/2)" }, { "java.net.http.", "JDK HttpClient (HTTP/2)" },
-			{ "sun.security.", "TLS" }, { "javax.crypto.", "TLS" }, { "com.sun.crypto.", "TLS" },
+			{ "jdk.internal.net.http.", "JDK HttpClient (HTTP/2, WebSocket)" },
+			{ "java.net.http.", "JDK HttpClient (HTTP/2, WebSocket)" }, { "sun.security.", "TLS" },
+			{ "javax.crypto.", "TLS" }, { "com.sun.crypto.", "TLS" },
 			{ "java.util.concurrent.", "JDK concurrency (queues, locks, executors)" },
-			{ "dev.informer.benchmarks.", "benchmark subject (counting)" }, { "dev.informer.", "starter" },
+			{ "dev.informer.benchmarks.", "benchmark subject (counting)" },
+			{ "dev.informer.runtime.CachingItemStore", "starter: store and delivery bookkeeping" },
+			{ "dev.informer.runtime.DeliveryTracker", "starter: store and delivery bookkeeping" },
+			{ "dev.informer.runtime.CombinedCache", "starter: store and delivery bookkeeping" },
+			{ "dev.informer.runtime.Delivery", "starter: delivery queue, hand-off and publish" },
+			{ "dev.informer.runtime.ListenerThreads", "starter: delivery queue, hand-off and publish" },
+			{ "dev.informer.runtime.InformerEventPublisher", "starter: delivery queue, hand-off and publish" },
+			{ "dev.informer.runtime.InformerListenerMethodAdapter", "starter: delivery queue, hand-off and publish" },
+			{ "dev.informer.runtime.MdcListenerScope", "starter: delivery queue, hand-off and publish" },
+			{ "dev.informer.runtime.changes.", "starter: change filter" },
+			{ "dev.informer.metrics.", "starter: metrics and observation" },
+			{ "dev.informer.observation.", "starter: metrics and observation" },
+			{ "dev.informer.event.", "starter: events" }, { "dev.informer.runtime.", "starter: runtime, other" },
+			{ "dev.informer.", "starter, other" }, { "org.springframework.context.event.", "Spring event multicast" },
 			{ "org.springframework.", "Spring" }, { "io.micrometer.", "Micrometer" },
 			{ "io.prometheus.", "Micrometer" }, { "org.slf4j.", "logging" }, { "ch.qos.logback.", "logging" },
 			{ "org.apache.logging.", "logging" } };
 
+	/**
+	 * The questions of issue 26, each a label and the frames (a substring of
+	 * {@code package.Class.method}) whose presence anywhere on a stack puts the sample or
+	 * the allocation in it; the shares overlap.
+	 */
+	private static final String[][] QUESTIONS = {
+			{ "whole-body buffering: fabric8 copies the response's buffers, then into one array",
+					"client.http.BufferUtil.", "ByteArrayBodyHandler.onBodyDone" },
+			{ "everything after the last byte (decode and store under ByteArrayBodyHandler.onBodyDone)",
+					"ByteArrayBodyHandler.onBodyDone" },
+			{ "tree-then-bind: KubernetesDeserializer reads a JsonNode tree, then binds from it",
+					"KubernetesDeserializer.fromObjectNode" },
+			{ "  of which reading the tree", "DeserializationContext.readTree" },
+			{ "  of which binding from the tree", "KubernetesDeserializer.readTreeAsValue" },
+			{ "managedFields' fieldsV1 decoded as nested maps (UntypedObjectDeserializer)",
+					"deser.jdk.UntypedObjectDeserializer" },
+			{ "Jackson's any-setter call by MethodHandle (AnnotatedMethod.callOnWith)", "AnnotatedMethod.callOnWith" },
+			{ "watch message to String and back (WebSocket text, fabric8's onMessage, unmarshal(String))", "websocket.",
+					"JdkWebSocketImpl", "WatchHTTPManager", "AbstractWatchManager.onMessage",
+					"java.lang.String.getBytes", "java.io.BufferedInputStream.<init>" },
+			{ "fabric8 store and its indexes (CacheImpl, BasicItemStore)", "informers.cache.CacheImpl.",
+					"informers.cache.BasicItemStore." },
+			{ "fabric8 list bookkeeping (Reflector, ProcessorStore: key sets)", "ConcurrentSkipListMap.",
+					"impl.cache.Reflector.lambda$processList", "ProcessorStore.lambda$syncList",
+					"ProcessorStore.retainAll" },
+			{ "fabric8 notifications to handlers (SharedProcessor, ProcessorListener)",
+					"informers.impl.cache.SharedProcessor", "informers.impl.cache.ProcessorListener" },
+			{ "starter: store, stripping managed fields, delivery tracking", "dev.informer.runtime.CachingItemStore",
+					"dev.informer.runtime.DeliveryTracker" },
+			{ "starter: delivery queue, publish, Spring multicast", "dev.informer.runtime.DeliveryQueue",
+					"dev.informer.runtime.DeliveryCoordinator", "dev.informer.runtime.InformerEventPublisher",
+					"org.springframework.context.event." },
+			{ "meters (Micrometer)", "io.micrometer." }, { "TLS (sun.security.ssl)", "sun.security.ssl." },
+			{ "HTTP/2 frames (Http2Connection)", "jdk.internal.net.http.Http2Connection" },
+			{ "hand-off machinery (executors, queues, CompletableFuture)",
+					"java.util.concurrent.ThreadPoolExecutor.execute", "java.util.concurrent.LinkedBlockingQueue.",
+					"java.util.concurrent.CompletableFuture.postFire", "java.util.concurrent.locks.",
+					"SerialExecutor.execute", "SerialExecutor.scheduleNext" } };
+
 	private JfrProfile() {
+	}
+
+	/** Whether any Java frame of the stack matches one of the question's patterns. */
+	private static boolean matches(RecordedStackTrace stack, String[] question) {
+		if (stack == null) {
+			return false;
+		}
+		for (RecordedFrame frame : stack.getFrames()) {
+			if (frame.isJavaFrame()) {
+				String name = frame.getMethod().getType().getName() + "." + frame.getMethod().getName();
+				for (int i = 1; i < question.length; i++) {
+					if (name.contains(question[i])) {
+						return true;
+					}
+				}
+			}
+		}
+		return false;
 	}
 
 	public static void main(String[] args) throws IOException {
@@ -131,6 +202,34 @@ final class JfrProfile {
 		return type.substring(type.lastIndexOf('.') + 1) + "." + frame.getMethod().getName();
 	}
 
+	/**
+	 * The innermost frame, then the first frame of each further component outwards: who
+	 * called into what, such as {@code ConcurrentHashMap.get ← [Jackson]
+	 * DeserializerCache.x ← [fabric8 serialization] KubernetesSerialization.unmarshal}.
+	 */
+	private static String excerpt(RecordedStackTrace stack, int components) {
+		if (stack == null || stack.getFrames().isEmpty()) {
+			return "no stack";
+		}
+		StringBuilder excerpt = new StringBuilder(method(stack.getFrames().get(0)));
+		String current = null;
+		int seen = 0;
+		for (RecordedFrame frame : stack.getFrames()) {
+			if (!frame.isJavaFrame()) {
+				continue;
+			}
+			String component = component(frame.getMethod().getType().getName());
+			if (component != null && !component.equals(current)) {
+				current = component;
+				if (++seen > components) {
+					break;
+				}
+				excerpt.append(" ← [").append(component).append("] ").append(method(frame));
+			}
+		}
+		return excerpt.toString();
+	}
+
 	private static String ownerComponent(RecordedStackTrace stack) {
 		RecordedFrame owner = (stack != null) ? owner(stack) : null;
 		if (owner == null) {
@@ -176,6 +275,14 @@ final class JfrProfile {
 
 		final Map<String, Double> allocationSites = new LinkedHashMap<>();
 
+		final Map<String, Long> excerpts = new LinkedHashMap<>();
+
+		final long[] questionSamples = new long[QUESTIONS.length];
+
+		final double[] questionBytes = new double[QUESTIONS.length];
+
+		final Map<String, Double> allocationExcerpts = new LinkedHashMap<>();
+
 		Profile(String name) {
 			this.name = name;
 		}
@@ -206,6 +313,12 @@ final class JfrProfile {
 				return;
 			}
 			this.self.merge(method(stack.getFrames().get(0)), 1L, Long::sum);
+			this.excerpts.merge(excerpt(stack, 3), 1L, Long::sum);
+			for (int i = 0; i < QUESTIONS.length; i++) {
+				if (matches(stack, QUESTIONS[i])) {
+					this.questionSamples[i]++;
+				}
+			}
 			Set<String> seen = new HashSet<>();
 			for (RecordedFrame frame : stack.getFrames()) {
 				if (frame.isJavaFrame()) {
@@ -227,6 +340,14 @@ final class JfrProfile {
 			if (owner != null) {
 				this.allocationSites.merge(method(owner), weight, Double::sum);
 			}
+			for (int i = 0; i < QUESTIONS.length; i++) {
+				if (matches(stack, QUESTIONS[i])) {
+					this.questionBytes[i] += weight;
+				}
+			}
+			String type = event.getClass("objectClass").getName();
+			this.allocationExcerpts.merge(type.substring(type.lastIndexOf('.') + 1) + " in " + excerpt(stack, 3),
+					weight, Double::sum);
 		}
 
 		void markdown(StringBuilder md) {
@@ -246,11 +367,21 @@ final class JfrProfile {
 						percent(this.components.getOrDefault(component, 0L), this.samples),
 						percent(this.allocatedComponents.getOrDefault(component, 0.0), this.allocated)));
 			}
+			md.append("\n| question (any frame on the stack) | CPU samples | allocation |\n|---|---:|---:|\n");
+			for (int i = 0; i < QUESTIONS.length; i++) {
+				md.append(String.format(Locale.ROOT, "| %s | %.1f %% | %.1f %% |%n", QUESTIONS[i][0],
+						percent(this.questionSamples[i], this.samples),
+						percent(this.questionBytes[i], this.allocated)));
+			}
 			table(md, "top of stack (self)", this.self, this.samples, 15);
 			table(md, "anywhere on the stack (inclusive)", this.inclusive, this.samples, 30);
+			table(md, "hottest stacks: the innermost frame ← the first frame of each component outwards", this.excerpts,
+					this.samples, 20);
 			table(md, "thread", this.threads, this.samples, 12);
 			tableBytes(md, "allocated class", this.allocatedClasses, 15);
 			tableBytes(md, "allocation site (innermost frame outside plain JDK code)", this.allocationSites, 15);
+			tableBytes(md, "allocation stacks: class in the innermost frame ← each component outwards",
+					this.allocationExcerpts, 20);
 			md.append('\n');
 		}
 

@@ -55,9 +55,10 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 	 * @param go the Go command that builds subject (g) ({@code --go=})
 	 * @param compression whether to run the compression benchmark instead
 	 * ({@code --compression})
+	 * @param streamOnly whether to leave out the syncs ({@code --stream-only})
 	 */
 	record PerProcess(boolean enabled, int streamWarmup, int streamRate, List<String> streamSubjects,
-			List<String> profile, String go, boolean compression) {
+			List<String> profile, String go, boolean compression, boolean streamOnly) {
 
 	}
 
@@ -79,6 +80,7 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		List<String> jvmOptions = new ArrayList<>();
 		boolean perProcess = Arrays.asList(args).contains("--per-process");
 		boolean compression = Arrays.asList(args).contains("--compression");
+		boolean streamOnly = Arrays.asList(args).contains("--stream-only");
 		if (perProcess || compression) {
 			// a fresh process per measurement: fewer, larger sizes; one discarded launch;
 			// the real server when it is there, even in the smoke run (--mock to force)
@@ -137,7 +139,7 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.startsWith("--go=")) {
 				go = value;
 			}
-			else if (arg.equals("--per-process") || arg.equals("--compression")) {
+			else if (arg.equals("--per-process") || arg.equals("--compression") || arg.equals("--stream-only")) {
 				// read above
 			}
 			else if (arg.equals("--mock")) {
@@ -153,13 +155,14 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; use --smoke or --full, "
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
 						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start, --jdk25=PATH, --jvm-option=OPTION, "
-						+ "--per-process, --stream-warmup=N, --stream-rate=N, --stream-subjects=a,b, --profile=a,b, --go=PATH, --compression");
+						+ "--per-process, --stream-warmup=N, --stream-rate=N, --stream-subjects=a,b, --stream-only, --profile=a,b, "
+						+ "--go=PATH, --compression");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
 				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart, jdk25,
-				List.copyOf(jvmOptions),
-				new PerProcess(perProcess, streamWarmup, streamRate, streamSubjects, profile, go, compression));
+				List.copyOf(jvmOptions), new PerProcess(perProcess, streamWarmup, streamRate, streamSubjects, profile,
+						go, compression, streamOnly));
 	}
 
 }

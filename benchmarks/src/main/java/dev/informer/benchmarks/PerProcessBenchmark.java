@@ -63,6 +63,12 @@ final class PerProcessBenchmark {
 
 	static final String SERVER_CPU = "apiserver_cpu_us_per_event";
 
+	/**
+	 * The prefix of the CPU time by group of threads: {@code thread_cpu:cold:NAME} and
+	 * {@code thread_cpu:warm:NAME} in ms, {@code thread_cpu:stream:NAME} in µs per event.
+	 */
+	static final String THREAD_CPU = "thread_cpu:";
+
 	/** The subject the writer's and the API server's rows are reported under. */
 	static final String CONTEXT = "stream";
 
@@ -174,7 +180,7 @@ final class PerProcessBenchmark {
 			workload.close();
 		}
 		List<String> syncSubjects = available(this.options.subjects().isEmpty() ? SUBJECTS : this.options.subjects());
-		for (int size : this.options.sizes()) {
+		for (int size : this.options.perProcess().streamOnly() ? List.<Integer>of() : this.options.sizes()) {
 			for (int rep = -this.options.warmups(); rep < this.options.repetitions(); rep++) {
 				List<String> order = new ArrayList<>(syncSubjects);
 				Collections.rotate(order, Math.floorMod(rep, Math.max(1, order.size())));
@@ -239,6 +245,7 @@ final class PerProcessBenchmark {
 			Answer cold = timedSync(process, size);
 			record(size, id, rep, COLD_MS, cold.number("ms"));
 			record(size, id, rep, COLD_CPU, cpuMs(cold));
+			threads(size, id, rep, "cold", cold, 1e6);
 			if (id.equals("floor-get")) {
 				record(size, id, rep, LIST_BYTES, cold.number("bytes"));
 			}
@@ -257,6 +264,7 @@ final class PerProcessBenchmark {
 			Answer warm = timedSync(process, size);
 			record(size, id, rep, WARM_MS, warm.number("ms"));
 			record(size, id, rep, WARM_CPU, cpuMs(warm));
+			threads(size, id, rep, "warm", warm, 1e6);
 			window(id, tag, "warm", size, rep, warm);
 			Harness.log("sync %d r%d (%s): cold %.0f ms, %.0f ms CPU; warm %.0f ms, %.0f ms CPU", size, rep, id,
 					cold.number("ms"), cpuMs(cold), warm.number("ms"), cpuMs(warm));
@@ -273,7 +281,19 @@ final class PerProcessBenchmark {
 			throw new IllegalStateException(process.name() + " synced with " + items + " objects of " + size);
 		}
 		return new Answer(synced.verb(), synced.values(), synced.at(), synced.epochMillis(),
-				new ProcStat.Sample(synced.stat().cpuNanos() - before.cpuNanos(), 0, synced.stat().threads()));
+				new ProcStat.Sample(synced.stat().cpuNanos() - before.cpuNanos(), 0, synced.stat().threads(),
+						synced.stat().threadCpuSince(before)));
+	}
+
+	/**
+	 * Record the CPU time of each group of threads over a measurement (the answer's
+	 * {@link ProcStat.Sample#threadCpuNanos()} holds the differences), divided by
+	 * {@code per} nanoseconds.
+	 */
+	private void threads(int size, String id, int rep, String phase, Answer answer, double per) {
+		answer.stat()
+			.threadCpuNanos()
+			.forEach((group, nanos) -> record(size, id, rep, THREAD_CPU + phase + ":" + group, nanos / per));
 	}
 
 	private static double cpuMs(Answer answer) {
@@ -364,6 +384,10 @@ final class PerProcessBenchmark {
 				record(size, id, rep, STREAM_WAKEUPS,
 						(double) (reached.stat().voluntarySwitches() - start.voluntarySwitches()) / count);
 				record(size, id, rep, STREAM_THREADS, reached.stat().threads());
+				reached.stat()
+					.threadCpuSince(start)
+					.forEach((group, nanos) -> record(size, id, rep, THREAD_CPU + "stream:" + group,
+							nanos / 1e3 / count));
 				window(id, tag, "stream", size, rep, count, startEpoch, reached.epochMillis());
 				summary.add(String.format(Locale.ROOT, "%s %.0f µs", id, cpu));
 			}

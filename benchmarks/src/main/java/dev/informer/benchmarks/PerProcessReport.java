@@ -150,7 +150,11 @@ final class PerProcessReport {
 			}
 		}
 		heapGroups(md, sizes, ids);
+		int largest = sizes.get(sizes.size() - 1);
+		threads(md, largest, "cold", PerProcessBenchmark.COLD_CPU, "ms", ids);
+		threads(md, largest, "warm", PerProcessBenchmark.WARM_CPU, "ms", ids);
 		stream(md, ids);
+		threads(md, this.options.streamSize(), "stream", PerProcessBenchmark.STREAM_CPU, "µs per event", ids);
 		targets(md);
 		if (!this.notes.isEmpty()) {
 			md.append("\nSkipped and flagged:\n\n");
@@ -248,6 +252,45 @@ final class PerProcessReport {
 				md.append(" | ").append(ratio(size, metric, client + "/floor-decode"));
 			}
 			md.append(" |\n");
+		}
+	}
+
+	/**
+	 * The CPU time of a phase by group of threads (from {@code /proc/<pid>/task}), the
+	 * groups of at least 2 % of the process's CPU.
+	 */
+	private void threads(StringBuilder md, int size, String phase, String total, String unit, List<String> ids) {
+		String prefix = PerProcessBenchmark.THREAD_CPU + phase + ":";
+		StringBuilder rows = new StringBuilder();
+		for (String id : ids) {
+			Summary.Stat process = this.summary.get(size, id, total);
+			if (process == null || process.median() <= 0) {
+				continue;
+			}
+			double listed = 0;
+			List<Summary.Stat> groups = this.summary.stats()
+				.stream()
+				.filter((s) -> s.size() == size && s.subject().equals(id) && s.metric().startsWith(prefix))
+				.sorted((x, y) -> Double.compare(y.median(), x.median()))
+				.toList();
+			for (Summary.Stat group : groups) {
+				double share = group.median() / process.median();
+				if (share >= 0.02) {
+					listed += group.median();
+					rows.append(String.format(java.util.Locale.ROOT, "| %s | %s | %s | %.0f %% |%n", id,
+							group.metric().substring(prefix.length()), Summary.format(group), 100 * share));
+				}
+			}
+			rows.append(String.format(java.util.Locale.ROOT,
+					"| %s | (the process: %s; threads under 2 %% and threads that ended: %s) | | |%n", id,
+					Summary.num(process.median()), Summary.num(process.median() - listed)));
+		}
+		if (rows.length() > 0) {
+			md.append(String.format("%n%s, %d objects: CPU by thread (`/proc/<pid>/task/*/stat`, names as Linux "
+					+ "keeps them, digits as N), %s, median [min–max], and its share of the process's median:%n%n",
+					phase, size, unit));
+			md.append("| subject | threads | CPU | share |\n|---|---|---:|---:|\n");
+			md.append(rows);
 		}
 	}
 

@@ -4,14 +4,19 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * What Linux says another process has used, read from outside it through {@code /proc}:
  * the CPU time of all its threads (utime + stime of {@code /proc/<pid>/stat}, which keeps
- * the time of threads that have ended, in clock ticks of 10 ms), and the voluntary
- * context switches of its live threads (each a thread going to sleep to wait, so each a
- * later wake-up; summed over {@code /proc/<pid>/task/<tid>/status}).
+ * the time of threads that have ended, in clock ticks of 10 ms), the CPU time of each of
+ * its live threads by name ({@code /proc/<pid>/task/<tid>/stat}: GC and JIT threads
+ * included, which a Java profiler does not see), and the voluntary context switches of
+ * its live threads (each a thread going to sleep to wait, so each a later wake-up; summed
+ * over {@code /proc/<pid>/task/<tid>/status}).
  */
 final class ProcStat {
 
@@ -27,10 +32,33 @@ final class ProcStat {
 	 * @param cpuNanos user and system CPU time of the whole process
 	 * @param voluntarySwitches voluntary context switches of its live threads
 	 * @param threads its live threads
+	 * @param threadCpuNanos the CPU time of its live threads by {@link #group(String)
+	 * group of thread names}
 	 */
-	record Sample(long cpuNanos, long voluntarySwitches, int threads) {
+	record Sample(long cpuNanos, long voluntarySwitches, int threads, Map<String, Long> threadCpuNanos) {
 
-		static final Sample NONE = new Sample(-1, -1, -1);
+		static final Sample NONE = new Sample(-1, -1, -1, Map.of());
+
+		Sample(long cpuNanos, long voluntarySwitches, int threads) {
+			this(cpuNanos, voluntarySwitches, threads, Map.of());
+		}
+
+		/**
+		 * The CPU time each group of threads used since an earlier reading, of the
+		 * threads alive at both.
+		 * @param before the earlier reading
+		 * @return group to nanoseconds, largest first
+		 */
+		Map<String, Long> threadCpuSince(Sample before) {
+			Map<String, Long> since = new LinkedHashMap<>();
+			this.threadCpuNanos.entrySet()
+				.stream()
+				.map((e) -> Map.entry(e.getKey(), e.getValue() - before.threadCpuNanos.getOrDefault(e.getKey(), 0L)))
+				.filter((e) -> e.getValue() > 0)
+				.sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+				.forEach((e) -> since.put(e.getKey(), e.getValue()));
+			return since;
+		}
 
 		boolean valid() {
 			return this.cpuNanos >= 0;
@@ -54,17 +82,43 @@ final class ProcStat {
 			long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 			long switches = 0;
 			int threads = 0;
+			Map<String, Long> byGroup = new HashMap<>();
 			try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
 				for (Path task : (Iterable<Path>) tasks::iterator) {
 					switches += voluntarySwitches(task.resolve("status"));
 					threads++;
+					threadCpu(task, byGroup);
 				}
 			}
-			return new Sample(ticks * 1_000_000_000L / TICKS_PER_SECOND, switches, threads);
+			return new Sample(ticks * 1_000_000_000L / TICKS_PER_SECOND, switches, threads, byGroup);
 		}
 		catch (IOException | RuntimeException ex) {
 			return Sample.NONE;
 		}
+	}
+
+	/** Add a thread's CPU time to its group's. */
+	private static void threadCpu(Path task, Map<String, Long> byGroup) {
+		try {
+			String stat = Files.readString(task.resolve("stat"), StandardCharsets.US_ASCII);
+			String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			byGroup.merge(group(name), ticks * 1_000_000_000L / TICKS_PER_SECOND, Long::sum);
+		}
+		catch (IOException | RuntimeException ex) {
+			// the thread ended between the listing and the read
+		}
+	}
+
+	/**
+	 * The group of a thread's name (Linux keeps the first 15 characters): digits become
+	 * {@code N}, so that the threads of one pool are one group.
+	 * @param name the name
+	 * @return the group
+	 */
+	static String group(String name) {
+		return name.replaceAll("\\d+", "N");
 	}
 
 	private static long voluntarySwitches(Path status) {
