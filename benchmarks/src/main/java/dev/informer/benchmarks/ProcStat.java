@@ -113,12 +113,22 @@ final class ProcStat {
 
 	/**
 	 * The group of a thread's name (Linux keeps the first 15 characters): digits become
-	 * {@code N}, so that the threads of one pool are one group.
+	 * {@code N}, so that the threads of one pool are one group, except in the names of
+	 * the JIT compilers ({@code C1 CompilerThre}, {@code C2 CompilerThre}) and G1's
+	 * threads; fabric8's executor threads ({@code -<hash>-pool-<n>-thread-<n>}, cut at
+	 * different lengths) are one group.
 	 * @param name the name
 	 * @return the group
 	 */
 	static String group(String name) {
-		return name.replaceAll("\\d+", "N");
+		String kept = "";
+		String rest = name;
+		if (name.matches("^[CG][12] .*")) {
+			kept = name.substring(0, 3);
+			rest = name.substring(3);
+		}
+		String group = kept + rest.replaceAll("\\d+", "N");
+		return group.startsWith("-N-poo") ? "-N-pool-N-thread-N" : group;
 	}
 
 	private static long voluntarySwitches(Path status) {
