@@ -63,6 +63,35 @@ final class ApiServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return a kubeconfig for clients in other processes: the real server's, or for the
+	 * mock server one with its plain-HTTP address and a token it ignores.
+	 * @return the kubeconfig YAML
+	 */
+	String kubeConfigForProcesses() {
+		if (this.kubeConfigYaml != null) {
+			return this.kubeConfigYaml;
+		}
+		return """
+				apiVersion: v1
+				kind: Config
+				clusters:
+				- name: mock
+				  cluster:
+				    server: %s
+				users:
+				- name: mock
+				  user:
+				    token: mock
+				contexts:
+				- name: mock
+				  context:
+				    cluster: mock
+				    user: mock
+				current-context: mock
+				""".formatted(this.config.getMasterUrl().replaceAll("/+$", ""));
+	}
+
+	/**
 	 * Start the real server when its binaries exist and {@code mock} is false, otherwise
 	 * the mock server.
 	 * @param mock whether to use the mock server even when binaries exist

@@ -35,6 +35,15 @@ public final class BenchmarkMain {
 			System.exit(0);
 		}
 		Options options = Options.parse(args);
+		if (options.perProcess().compression()) {
+			System.out.println(CompressionBenchmark.run(options));
+			System.exit(0);
+		}
+		if (options.perProcess().enabled()) {
+			System.out.println(PerProcessBenchmark.run(options));
+			System.out.println("Written: " + options.output().toAbsolutePath().resolve("per-process.{md,json,csv}"));
+			System.exit(0);
+		}
 		if (options.coldStart()) {
 			System.out.println(ColdStartBenchmark.run(options));
 			System.out.println("Written: " + options.output().toAbsolutePath().resolve("cold-start.md"));
@@ -122,7 +131,7 @@ public final class BenchmarkMain {
 		return new Options(options.smoke(), options.mock(), sizes, options.streamSize(), options.warmups(),
 				options.repetitions(), options.writers(), options.streamEvents(), options.latencyEvents(),
 				options.latencyRate(), options.syncTimeout(), options.jmh(), options.gcRounds(), options.output(),
-				List.of(), true, options.jdk25(), options.jvmOptions());
+				List.of(), true, options.jdk25(), options.jvmOptions(), options.perProcess());
 	}
 
 	private static String machine() {

@@ -32,10 +32,35 @@ import java.util.List;
  * @param jdk25 the JDK of the cold-start benchmark's JDK 25 subjects ({@code --jdk25=})
  * @param jvmOptions options added to every JVM the cold-start benchmark launches, for
  * profiling ({@code --jvm-option=}, repeatable); with any, each process's output is kept
+ * @param perProcess the settings of the per-process benchmark ({@code --per-process})
  */
 record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize, int warmups, int repetitions,
 		int writers, int streamEvents, int latencyEvents, int latencyRate, Duration syncTimeout, boolean jmh,
-		int gcRounds, Path output, List<String> subjects, boolean coldStart, Path jdk25, List<String> jvmOptions) {
+		int gcRounds, Path output, List<String> subjects, boolean coldStart, Path jdk25, List<String> jvmOptions,
+		PerProcess perProcess) {
+
+	/**
+	 * The settings of the per-process benchmark ({@link PerProcessBenchmark}); its sizes,
+	 * repetitions, discarded repetitions ({@code --warmups=}), measured stream events
+	 * ({@code --stream-events=}) and subjects ({@code --subjects=}) are the run's.
+	 *
+	 * @param enabled whether to run it, alone ({@code --per-process})
+	 * @param streamWarmup updates written before the measured ones
+	 * ({@code --stream-warmup=})
+	 * @param streamRate updates per second the writer issues ({@code --stream-rate=})
+	 * @param streamSubjects the subjects that watch the stream at the same time
+	 * ({@code --stream-subjects=}; empty for the default)
+	 * @param profile subjects whose JVMs record a flight recording of every launch
+	 * ({@code --profile=a,b})
+	 * @param go the Go command that builds subject (g) ({@code --go=})
+	 * @param compression whether to run the compression benchmark instead
+	 * ({@code --compression})
+	 * @param streamOnly whether to leave out the syncs ({@code --stream-only})
+	 */
+	record PerProcess(boolean enabled, int streamWarmup, int streamRate, List<String> streamSubjects,
+			List<String> profile, String go, boolean compression, boolean streamOnly) {
+
+	}
 
 	static Options parse(String... args) {
 		boolean smoke = Arrays.asList(args).contains("--smoke");
@@ -53,6 +78,24 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		boolean coldStart = false;
 		Path jdk25 = ColdStartBenchmark.DEFAULT_JDK25;
 		List<String> jvmOptions = new ArrayList<>();
+		boolean perProcess = Arrays.asList(args).contains("--per-process");
+		boolean compression = Arrays.asList(args).contains("--compression");
+		boolean streamOnly = Arrays.asList(args).contains("--stream-only");
+		if (perProcess || compression) {
+			// a fresh process per measurement: fewer, larger sizes; one discarded launch;
+			// the real server when it is there, even in the smoke run (--mock to force)
+			mock = false;
+			sizes = smoke ? List.of(50) : List.of(10_000, 50_000);
+			warmups = smoke ? 0 : 1;
+			repetitions = smoke ? 1 : 5;
+			streamEvents = smoke ? 100 : 10_000;
+		}
+		// 2,000 left the JVMs' JIT compilers with a third to half of their CPU per event
+		int streamWarmup = smoke ? 20 : 20_000;
+		int streamRate = smoke ? 200 : 500;
+		List<String> streamSubjects = List.of();
+		List<String> profile = List.of();
+		String go = "go";
 		for (String arg : args) {
 			String value = arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : "";
 			if (arg.startsWith("--sizes=")) {
@@ -82,6 +125,24 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.startsWith("--jdk25=")) {
 				jdk25 = Path.of(value);
 			}
+			else if (arg.startsWith("--stream-warmup=")) {
+				streamWarmup = Integer.parseInt(value);
+			}
+			else if (arg.startsWith("--stream-rate=")) {
+				streamRate = Integer.parseInt(value);
+			}
+			else if (arg.startsWith("--stream-subjects=")) {
+				streamSubjects = Arrays.stream(value.split(",")).map(String::trim).toList();
+			}
+			else if (arg.startsWith("--profile=")) {
+				profile = Arrays.stream(value.split(",")).map(String::trim).toList();
+			}
+			else if (arg.startsWith("--go=")) {
+				go = value;
+			}
+			else if (arg.equals("--per-process") || arg.equals("--compression") || arg.equals("--stream-only")) {
+				// read above
+			}
 			else if (arg.equals("--mock")) {
 				mock = true;
 			}
@@ -94,12 +155,15 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (!arg.equals("--smoke") && !arg.equals("--full")) {
 				throw new IllegalArgumentException("Unknown argument '" + arg + "'; use --smoke or --full, "
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
-						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start, --jdk25=PATH, --jvm-option=OPTION");
+						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start, --jdk25=PATH, --jvm-option=OPTION, "
+						+ "--per-process, --stream-warmup=N, --stream-rate=N, --stream-subjects=a,b, --stream-only, --profile=a,b, "
+						+ "--go=PATH, --compression");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
 				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart, jdk25,
-				List.copyOf(jvmOptions));
+				List.copyOf(jvmOptions), new PerProcess(perProcess, streamWarmup, streamRate, streamSubjects, profile,
+						go, compression, streamOnly));
 	}
 
 }

@@ -32,27 +32,45 @@ final class Report {
 
 	private final Map<String, String> context;
 
-	private final List<Subject> subjects;
+	/** Subject id to description, in the order of the table. */
+	private final Map<String, String> legend;
 
 	private final Summary summary;
 
 	private final List<PublishJmh.Score> jmh;
 
 	Report(Map<String, String> context, List<Subject> subjects, Summary summary, List<PublishJmh.Score> jmh) {
+		this(context, legend(subjects), summary, jmh);
+	}
+
+	/**
+	 * A report of any benchmark whose measurements a {@link Summary} holds.
+	 * @param context what ran where, printed first
+	 * @param legend subject id to description
+	 * @param summary the statistics
+	 * @param jmh JMH scores, if any
+	 */
+	Report(Map<String, String> context, Map<String, String> legend, Summary summary, List<PublishJmh.Score> jmh) {
 		this.context = context;
-		this.subjects = subjects;
+		this.legend = legend;
 		this.summary = summary;
 		this.jmh = jmh;
+	}
+
+	private static Map<String, String> legend(List<Subject> subjects) {
+		Map<String, String> legend = new LinkedHashMap<>();
+		subjects.forEach((subject) -> legend.put(subject.id(), subject.description()));
+		legend.put(Harness.DECODE,
+				"decode floor: KubernetesSerialization parsing the same list / watch-event JSON bytes");
+		return legend;
 	}
 
 	String table() {
 		StringBuilder out = new StringBuilder();
 		this.context.forEach((key, value) -> out.append(key).append(": ").append(value).append('\n'));
 		out.append("\nSubjects:\n");
-		for (Subject subject : this.subjects) {
-			out.append("  (").append(subject.id()).append(") ").append(subject.description()).append('\n');
-		}
-		out.append("  (d) decode floor: KubernetesSerialization parsing the same list / watch-event JSON bytes\n");
+		this.legend
+			.forEach((id, description) -> out.append("  (").append(id).append(") ").append(description).append('\n'));
 		out.append("\nMedian [min–max] over repetitions. CPU per event is net of the writer (subject 0). "
 				+ "Sync CPU: this JVM's CPU time (all threads, GC included; "
 				+ "not the API server's) from informer start to the last initial add. "
@@ -60,8 +78,7 @@ final class Report {
 		out.append("| size | subject | initial sync ms | sync CPU ms | heap B/object | stream events/s "
 				+ "| CPU µs/event | latency p50 ms | latency p99 ms |\n");
 		out.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-		List<String> ids = new ArrayList<>(this.subjects.stream().map(Subject::id).toList());
-		ids.add(Harness.DECODE);
+		List<String> ids = new ArrayList<>(this.legend.keySet());
 		for (int size : this.summary.sizes()) {
 			for (String id : ids) {
 				StringBuilder row = new StringBuilder("| " + size + " | " + id + " |");
@@ -122,20 +139,28 @@ final class Report {
 	}
 
 	void write(Path directory) throws IOException {
-		Files.createDirectories(directory);
-		Files.writeString(directory.resolve("results.json"), json());
-		Files.writeString(directory.resolve("results.csv"), csv());
+		writeData(directory, "results");
 		ImageIO.write(chart(), "png", directory.resolve("results.png").toFile());
 		Files.writeString(directory.resolve("results.md"), table());
+	}
+
+	/**
+	 * Write every statistic, ratio and repetition's value as {@code name.json} and
+	 * {@code name.csv}.
+	 * @param directory where
+	 * @param name the files' name
+	 * @throws IOException on failure to write
+	 */
+	void writeData(Path directory, String name) throws IOException {
+		Files.createDirectories(directory);
+		Files.writeString(directory.resolve(name + ".json"), json());
+		Files.writeString(directory.resolve(name + ".csv"), csv());
 	}
 
 	private String json() {
 		Map<String, Object> root = new LinkedHashMap<>();
 		root.put("context", this.context);
-		Map<String, String> subjects = new LinkedHashMap<>();
-		this.subjects.forEach((s) -> subjects.put(s.id(), s.description()));
-		subjects.put(Harness.DECODE, "decode floor");
-		root.put("subjects", subjects);
+		root.put("subjects", this.legend);
 		root.put("stats", this.summary.stats().stream().map(Report::map).toList());
 		root.put("ratios", this.summary.ratios().stream().map((r) -> {
 			Map<String, Object> m = map(r.stat());
@@ -217,9 +242,7 @@ final class Report {
 		g.setColor(Color.BLACK);
 		g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
 		g.drawString("informer starter vs raw fabric8 — " + this.context.getOrDefault("server", ""), 20, 28);
-		List<String> ids = new ArrayList<>(
-				this.subjects.stream().map(Subject::id).filter((id) -> !id.equals("0")).toList());
-		ids.add(Harness.DECODE);
+		List<String> ids = this.legend.keySet().stream().filter((id) -> !id.equals("0")).toList();
 		List<Integer> sizes = this.summary.sizes();
 		int largest = sizes.isEmpty() ? 0 : sizes.get(sizes.size() - 1);
 		int smallest = sizes.isEmpty() ? 0 : sizes.get(0);

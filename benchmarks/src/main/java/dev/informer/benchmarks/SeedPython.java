@@ -103,6 +103,21 @@ final class SeedPython {
 	}
 
 	/**
+	 * The command of the per-process benchmark's subject (s), which speaks
+	 * {@link SubjectProtocol}'s line protocol.
+	 * @param namespace the namespace
+	 * @param expected the number of objects in it
+	 * @return the command
+	 */
+	List<String> protocolCommand(String namespace, int expected) {
+		if (this.python == null) {
+			throw new IllegalStateException(this.status);
+		}
+		return new ArrayList<>(List.of(this.python.toString(), SCRIPT.toAbsolutePath().toString(), "--protocol",
+				namespace, Integer.toString(expected)));
+	}
+
+	/**
 	 * The command that starts the seed's informer on a namespace.
 	 * @param namespace the namespace
 	 * @param expected the number of objects in it

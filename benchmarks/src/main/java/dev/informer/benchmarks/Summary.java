@@ -56,6 +56,15 @@ final class Summary {
 	private final List<Ratio> ratios = new ArrayList<>();
 
 	Summary(List<Measurement> input) {
+		this(input, inJvmRatios());
+	}
+
+	/**
+	 * Summarize measurements.
+	 * @param input every repetition's values
+	 * @param ratios the ratios to derive, paired per repetition, for every size
+	 */
+	Summary(List<Measurement> input, List<RatioSpec> ratios) {
 		this.measurements = new ArrayList<>(input);
 		derivePerObjectHeap();
 		Map<String, List<Measurement>> groups = new LinkedHashMap<>();
@@ -67,7 +76,7 @@ final class Summary {
 			this.stats.add(stat(first.size(), first.subject(), first.metric(),
 					group.stream().mapToDouble(Measurement::value).toArray()));
 		});
-		deriveRatios();
+		deriveRatios(ratios);
 	}
 
 	private void derivePerObjectHeap() {
@@ -95,7 +104,54 @@ final class Summary {
 			.orElse(Double.NaN);
 	}
 
-	private void deriveRatios() {
+	/**
+	 * A ratio to derive for every size: {@code numerator/denominator} of one metric.
+	 *
+	 * @param metric the metric
+	 * @param numerator the subject above
+	 * @param denominator the subject below
+	 * @param inverse whether the metric is a rate, so the ratio of costs is
+	 * denominator/numerator
+	 * @param target the most the ratio should be, or NaN
+	 */
+	record RatioSpec(String metric, String numerator, String denominator, boolean inverse, double target) {
+
+		static RatioSpec cost(String metric, String numerator, String denominator) {
+			return new RatioSpec(metric, numerator, denominator, false, Double.NaN);
+		}
+
+		static RatioSpec cost(String metric, String numerator, String denominator, double target) {
+			return new RatioSpec(metric, numerator, denominator, false, target);
+		}
+
+	}
+
+	/** The ratios of the in-JVM benchmark. */
+	private static List<RatioSpec> inJvmRatios() {
+		String sync = Measurement.SYNC_MS;
+		String syncCpu = Measurement.SYNC_CPU_MS;
+		String stream = Measurement.STREAM_EVENTS_PER_S;
+		String cpu = Measurement.CPU_US_PER_EVENT;
+		String p50 = Measurement.LATENCY_P50_MS;
+		String p99 = Measurement.LATENCY_P99_MS;
+		String heap = Measurement.HEAP_BYTES_PER_OBJECT;
+		String d = Harness.DECODE;
+		return List.of(RatioSpec.cost(sync, "b", "a", 1.05), RatioSpec.cost(sync, "c", "a", 1.15),
+				RatioSpec.cost(sync, "a", d),
+				// the client's share of the sync, without the API server's time on the
+				// same cores
+				RatioSpec.cost(syncCpu, "b", "a"), RatioSpec.cost(syncCpu, "c", "a"),
+				RatioSpec.cost(syncCpu, "b-meta", "a", 0.3), RatioSpec.cost(sync, "b-wl", "b"),
+				// throughput as a cost: time per delivered event
+				new RatioSpec(stream, "b", "a", true, 1.05), new RatioSpec(stream, "c", "a", true, 1.15),
+				new RatioSpec(stream, "a", d, true, Double.NaN), RatioSpec.cost(cpu, "b", "a", 1.05),
+				RatioSpec.cost(cpu, "c", "a", 1.15), RatioSpec.cost(cpu, "a", d), RatioSpec.cost(p50, "b", "a"),
+				RatioSpec.cost(p50, "c", "a"), RatioSpec.cost(p99, "b", "a"), RatioSpec.cost(p99, "c", "a"),
+				RatioSpec.cost(heap, "b-keep", "a", 1.02), RatioSpec.cost(heap, "b", "a", 0.6),
+				RatioSpec.cost(heap, "c", "a"), RatioSpec.cost(heap, "b-meta", "a", 0.1), RatioSpec.cost(heap, "a", d));
+	}
+
+	private void deriveRatios(List<RatioSpec> specs) {
 		DoubleBinaryOperator cost = (x, y) -> x / y;
 		DoubleBinaryOperator inverse = (x, y) -> y / x;
 		for (int size : this.measurements.stream()
@@ -103,31 +159,10 @@ final class Summary {
 			.distinct()
 			.filter((s) -> s > 0)
 			.toArray()) {
-			ratio(size, Measurement.SYNC_MS, "b", "a", cost, 1.05);
-			ratio(size, Measurement.SYNC_MS, "c", "a", cost, 1.15);
-			ratio(size, Measurement.SYNC_MS, "a", Harness.DECODE, cost, Double.NaN);
-			// the client's share of the sync, without
-			// the API server's time on the same cores
-			ratio(size, Measurement.SYNC_CPU_MS, "b", "a", cost, Double.NaN);
-			ratio(size, Measurement.SYNC_CPU_MS, "c", "a", cost, Double.NaN);
-			ratio(size, Measurement.SYNC_CPU_MS, "b-meta", "a", cost, 0.3);
-			ratio(size, Measurement.SYNC_MS, "b-wl", "b", cost, Double.NaN);
-			// throughput as a cost: time per delivered event
-			ratio(size, Measurement.STREAM_EVENTS_PER_S, "b", "a", inverse, 1.05);
-			ratio(size, Measurement.STREAM_EVENTS_PER_S, "c", "a", inverse, 1.15);
-			ratio(size, Measurement.STREAM_EVENTS_PER_S, "a", Harness.DECODE, inverse, Double.NaN);
-			ratio(size, Measurement.CPU_US_PER_EVENT, "b", "a", cost, 1.05);
-			ratio(size, Measurement.CPU_US_PER_EVENT, "c", "a", cost, 1.15);
-			ratio(size, Measurement.CPU_US_PER_EVENT, "a", Harness.DECODE, cost, Double.NaN);
-			ratio(size, Measurement.LATENCY_P50_MS, "b", "a", cost, Double.NaN);
-			ratio(size, Measurement.LATENCY_P50_MS, "c", "a", cost, Double.NaN);
-			ratio(size, Measurement.LATENCY_P99_MS, "b", "a", cost, Double.NaN);
-			ratio(size, Measurement.LATENCY_P99_MS, "c", "a", cost, Double.NaN);
-			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b-keep", "a", cost, 1.02);
-			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b", "a", cost, 0.6);
-			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "c", "a", cost, Double.NaN);
-			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "b-meta", "a", cost, 0.1);
-			ratio(size, Measurement.HEAP_BYTES_PER_OBJECT, "a", Harness.DECODE, cost, Double.NaN);
+			for (RatioSpec spec : specs) {
+				ratio(size, spec.metric(), spec.numerator(), spec.denominator(), spec.inverse() ? inverse : cost,
+						spec.target());
+			}
 		}
 	}
 
@@ -174,6 +209,21 @@ final class Summary {
 	Stat get(int size, String subject, String metric) {
 		return this.stats.stream()
 			.filter((s) -> s.size() == size && s.subject().equals(subject) && s.metric().equals(metric))
+			.findFirst()
+			.orElse(null);
+	}
+
+	/**
+	 * A derived ratio.
+	 * @param size the size
+	 * @param metric the metric
+	 * @param name the ratio, such as {@code b/a}
+	 * @return the ratio, or {@code null} when one of the subjects has no value
+	 */
+	Ratio ratio(int size, String metric, String name) {
+		return this.ratios.stream()
+			.filter((r) -> r.stat().size() == size && r.stat().metric().equals(metric)
+					&& r.stat().subject().equals(name))
 			.findFirst()
 			.orElse(null);
 	}

@@ -196,8 +196,18 @@ final class Workload {
 		this.client.configMaps()
 			.inNamespace(namespace)
 			.withName(name)
-			.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + Probe.SEQ + "\":\""
-					+ seq + "\"}},\"data\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}}");
+			.patch(PatchContext.of(PatchType.JSON_MERGE), seqPatch(seq));
+	}
+
+	/**
+	 * The JSON merge patch of every update: the sequence number in the data and, for
+	 * subjects that only see metadata, in an annotation.
+	 * @param seq the sequence number
+	 * @return the patch
+	 */
+	static String seqPatch(long seq) {
+		return "{\"metadata\":{\"annotations\":{\"" + Probe.SEQ + "\":\"" + seq + "\"}},\"data\":{\"" + Probe.SEQ
+				+ "\":\"" + seq + "\"}}";
 	}
 
 	ConfigMap get(int size, int index) {

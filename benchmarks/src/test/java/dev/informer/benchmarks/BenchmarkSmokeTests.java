@@ -2,6 +2,9 @@ package dev.informer.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import javax.imageio.ImageIO;
 
@@ -12,8 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the whole harness in smoke mode (mock server, tiny workload, JMH in-process) so
- * that it cannot rot. Asserts that every subject produced every measurement and that the
- * files exist; never a time threshold.
+ * that it cannot rot, and the per-process benchmark on 50 objects (the real API server
+ * when its binaries exist, else the mock server, which serves only fabric8's subjects).
+ * Asserts that every subject produced every measurement, or is reported as skipped with
+ * its reason, and that the files exist; never a time threshold.
  */
 class BenchmarkSmokeTests {
 
@@ -47,6 +52,46 @@ class BenchmarkSmokeTests {
 			.contains("value,100,c,latency_p99_ms")
 			.contains("value,100,d,heap_bytes_per_object");
 		assertThat(ImageIO.read(this.output.resolve("results.png").toFile()).getWidth()).isEqualTo(1400);
+	}
+
+	@Test
+	void perProcessSmokeRunMeasuresEverySubjectInAProcessOfItsOwn() throws Exception {
+		String markdown = PerProcessBenchmark.run(Options.parse("--per-process", "--smoke", "--output=" + this.output));
+		boolean real = markdown.contains("real kube-apiserver");
+		// subject -> metric -> median, from the CSV
+		Map<String, Map<String, Double>> values = new HashMap<>();
+		for (String line : Files.readAllLines(this.output.resolve("per-process.csv"))) {
+			String[] f = line.split(",");
+			if (f[0].equals("value") && f[1].equals("50")) {
+				values.computeIfAbsent(f[2], (k) -> new HashMap<>()).put(f[3], Double.valueOf(f[4]));
+			}
+		}
+		for (String id : PerProcessBenchmark.SUBJECTS) {
+			if (markdown.contains("- (" + id + ") SKIPPED")) {
+				continue;
+			}
+			assertThat(values.get(id)).as(id)
+				.containsKeys("cold_sync_ms", "cold_sync_cpu_ms", "warm_sync_ms", "warm_sync_cpu_ms");
+			if (!id.equals("floor-get")) {
+				assertThat(values.get(id)).as(id).containsKey("heap_bytes_per_object");
+			}
+		}
+		List<String> streaming = real ? PerProcessBenchmark.STREAM_SUBJECTS : List.of("a", "b");
+		for (String id : streaming) {
+			if (markdown.contains("- (" + id + ") SKIPPED")) {
+				continue;
+			}
+			assertThat(values.get(id)).as(id).containsKeys("stream_cpu_us_per_event", "stream_wakeups_per_event");
+			// every measured event, counted by the subject
+			assertThat(values.get(id)).as(id).containsEntry("stream_received", 100.0);
+		}
+		assertThat(values.get("a")).containsKey("heap_model_bytes_per_object");
+		assertThat(values.get("stream")).containsKeys("writer_rate", "writer_cpu_us_per_patch");
+		assertThat(Files.readString(this.output.resolve("per-process.csv"))).contains("ratio,50,b/a,cold_sync_ms")
+			.contains("ratio,50,b/floor-get,warm_sync_ms")
+			.contains("ratio,50,b/a,stream_cpu_us_per_event");
+		assertThat(markdown).contains("| 50 | warm_sync_ms | b/floor-get |");
+		assertThat(this.output.resolve("per-process.json")).isNotEmptyFile();
 	}
 
 }
