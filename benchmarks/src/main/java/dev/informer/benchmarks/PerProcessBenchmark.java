@@ -106,7 +106,8 @@ final class PerProcessBenchmark {
 
 	/**
 	 * Run the benchmark and write {@code per-process.md}, {@code .json} and {@code .csv}
-	 * to the output directory.
+	 * to the output directory, and the README's summary table to
+	 * {@code per-process-summary.md}.
 	 * @param options the run's options
 	 * @return the markdown
 	 * @throws Exception on failure
@@ -144,6 +145,7 @@ final class PerProcessBenchmark {
 			PerProcessReport report = new PerProcessReport(context, summary, benchmark.notes, options);
 			String markdown = report.markdown();
 			Files.writeString(output.resolve("per-process.md"), markdown);
+			Files.writeString(output.resolve("per-process-summary.md"), report.readmeSummary());
 			new Report(context, ProcessSubjects.legend(), summary, List.of()).writeData(output, "per-process");
 			if (!options.perProcess().profile().isEmpty()) {
 				Path profile = output.resolve("per-process-profile.md");

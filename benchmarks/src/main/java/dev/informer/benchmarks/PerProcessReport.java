@@ -3,6 +3,7 @@ package dev.informer.benchmarks;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -292,6 +293,48 @@ final class PerProcessReport {
 			md.append("| subject | threads | CPU | share |\n|---|---|---:|---:|\n");
 			md.append(rows);
 		}
+	}
+
+	/**
+	 * The README's summary: medians of the clients side by side and the starter's ratios
+	 * to the seed and to raw fabric8, paired per repetition. The README holds it verbatim
+	 * (a test compares them), so its numbers are this run's and no other.
+	 * @return the markdown table
+	 */
+	String readmeSummary() {
+		List<String> clients = List.of("g", "g-json", "s", "a", "b");
+		StringBuilder md = new StringBuilder("| ConfigMaps of 1 KiB, each client in its own process "
+				+ "| client-go, protobuf | client-go, JSON | Python client (the seed) | raw fabric8 | the starter "
+				+ "| starter / seed | starter / raw fabric8 |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+		int streamSize = this.options.streamSize();
+		summaryRow(md, "CPU per watch event, after "
+				+ String.format(Locale.ROOT, "%,d", this.options.perProcess().streamWarmup()) + " events of warm-up",
+				streamSize, PerProcessBenchmark.STREAM_CPU, clients, 1, " µs");
+		for (int size : this.options.sizes()) {
+			String objects = String.format(Locale.ROOT, "%,d", size);
+			summaryRow(md, objects + ": informer start → synced, cold", size, PerProcessBenchmark.COLD_MS, clients,
+					1000, " s");
+			summaryRow(md, objects + ": informer start → synced, warm", size, PerProcessBenchmark.WARM_MS, clients,
+					1000, " s");
+			summaryRow(md, objects + ": CPU of the cold sync", size, PerProcessBenchmark.COLD_CPU, clients, 1000, " s");
+		}
+		int largest = this.options.sizes().get(this.options.sizes().size() - 1);
+		summaryRow(md, "heap per cached object, bytes", largest, PerProcessBenchmark.HEAP, clients, 1, "");
+		return md.toString();
+	}
+
+	private void summaryRow(StringBuilder md, String label, int size, String metric, List<String> clients,
+			double divisor, String unit) {
+		md.append("| ").append(label).append(" |");
+		for (String client : clients) {
+			Summary.Stat stat = this.summary.get(size, client, metric);
+			md.append(' ').append((stat != null) ? Summary.num(stat.median() / divisor) + unit : "-").append(" |");
+		}
+		for (String denominator : List.of("s", "a")) {
+			Summary.Ratio ratio = this.summary.ratio(size, metric, "b/" + denominator);
+			md.append(' ').append((ratio != null) ? Summary.num(ratio.stat().median()) + " ×" : "-").append(" |");
+		}
+		md.append('\n');
 	}
 
 	private void targets(StringBuilder md) {

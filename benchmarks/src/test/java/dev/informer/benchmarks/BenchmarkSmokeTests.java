@@ -92,6 +92,11 @@ class BenchmarkSmokeTests {
 			.contains("ratio,50,b/a,stream_cpu_us_per_event");
 		assertThat(markdown).contains("| 50 | warm_sync_ms | b/floor-get |");
 		assertThat(this.output.resolve("per-process.json")).isNotEmptyFile();
+		// the README's table: one row per measurement, the starter's ratios filled in
+		assertThat(Files.readString(this.output.resolve("per-process-summary.md")))
+			.contains("| 50: informer start → synced, warm |")
+			.containsPattern("\\| CPU per watch event, after [\\d,]+ events of warm-up \\|.* µs \\|.* × \\|")
+			.doesNotContain("n/a");
 	}
 
 }
