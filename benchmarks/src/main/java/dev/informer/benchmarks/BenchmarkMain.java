@@ -76,7 +76,7 @@ public final class BenchmarkMain {
 	 * @throws Exception on failure
 	 */
 	static Report run(Options options, boolean replicas) throws Exception {
-		List<Subject> subjects = List.of(new WriterOnlySubject(), new RawFabric8Subject(), StarterSubject.minimal(),
+		List<Subject> subjects = List.of(new RawFabric8Subject(), StarterSubject.minimal(),
 				StarterSubject.minimalKeepingManagedFields(), StarterSubject.metadataOnly(), StarterSubject.full());
 		if (!options.subjects().isEmpty()) {
 			// the watch-list subject only on request:

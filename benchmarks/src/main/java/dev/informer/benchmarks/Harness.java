@@ -2,13 +2,11 @@ package dev.informer.benchmarks;
 
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -30,8 +28,6 @@ final class Harness {
 
 	static final String DECODE = "d";
 
-	private static final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-
 	private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
 	private final Options options;
@@ -51,10 +47,7 @@ final class Harness {
 	List<Measurement> run() throws Exception {
 		Workload workload = new Workload(this.server, this.options.writers());
 		try {
-			List<Integer> sizes = new ArrayList<>();
-			sizes.add(0);
-			sizes.addAll(this.options.sizes());
-			for (int size : sizes) {
+			for (int size : this.options.sizes()) {
 				long started = System.nanoTime();
 				workload.populate(size);
 				log("populated %s with %d ConfigMaps in %.1f s", Workload.namespace(size), size,
@@ -70,7 +63,7 @@ final class Harness {
 
 	private void runSize(Workload workload, int size) throws Exception {
 		boolean stream = size == this.options.streamSize();
-		DecodeInput decode = (size > 0) ? DecodeInput.of(workload, size) : null;
+		DecodeInput decode = DecodeInput.of(workload, size);
 		List<String> ids = new ArrayList<>(this.subjects.stream().map(Subject::id).toList());
 		ids.add(DECODE);
 		for (int rep = -this.options.warmups(); rep < this.options.repetitions(); rep++) {
@@ -79,88 +72,50 @@ final class Harness {
 			if (Math.floorMod(rep, 2) == 1) {
 				Collections.reverse(order);
 			}
-			Map<String, Double> grossCpu = new HashMap<>();
 			for (String id : order) {
 				if (DECODE.equals(id)) {
-					if (decode != null) {
-						measureDecode(decode, size, rep, stream);
-					}
+					measureDecode(decode, size, rep, stream);
 					continue;
 				}
 				Subject subject = this.subjects.stream().filter((s) -> s.id().equals(id)).findFirst().orElseThrow();
-				if (size == 0 && subject instanceof WriterOnlySubject) {
-					continue;
-				}
-				Double cpu = measure(subject, workload, size, rep, stream);
-				if (cpu != null) {
-					grossCpu.put(id, cpu);
-				}
-			}
-			Double writerOnly = grossCpu.get("0");
-			int repetition = rep;
-			if (writerOnly != null) {
-				// net of what writing the updates costs the process with nobody watching
-				grossCpu.forEach((id, cpu) -> {
-					if (!"0".equals(id)) {
-						record(size, id, repetition, Measurement.CPU_US_PER_EVENT, cpu - writerOnly);
-					}
-				});
+				measure(subject, workload, size, rep, stream);
 			}
 			log("size %d repetition %d done (%s)", size, rep, String.join(",", order));
 		}
 	}
 
 	/**
-	 * Measure one subject; return its gross CPU per event in microseconds (writer threads
-	 * excluded, everything else in the process included), or null without a stream phase.
+	 * Measure one subject's sync, and its stream and latency on the stream's workload.
+	 * CPU per event and heap per object are not measured here: in a JVM shared with the
+	 * writer and the other subjects they can only be had by subtracting, which can come
+	 * out negative. The per-process benchmark measures them
+	 * ({@link PerProcessBenchmark}).
 	 */
-	private Double measure(Subject subject, Workload workload, int size, int rep, boolean stream) throws Exception {
-		boolean watches = !(subject instanceof WriterOnlySubject);
+	private void measure(Subject subject, Workload workload, int size, int rep, boolean stream) throws Exception {
 		Probe probe = new Probe(size);
-		long usedBefore = usedHeapAfterGc();
-		long began = System.nanoTime();
+		// the previous subject's garbage is not collected during this one's sync
+		collectGarbage();
 		Subject.Running running = subject.start(this.server, Workload.namespace(size), probe);
-		if (size == 0) {
-			log("  %s started in %.0f ms", subject.id(), (System.nanoTime() - began) / 1e6);
-		}
 		try {
-			if (watches) {
-				if (size > 0) {
-					await(() -> probe.syncedAt() != 0, this.options.syncTimeout(), subject.id() + " sync of " + size);
-					record(size, subject.id(), rep, Measurement.SYNC_MS,
-							(probe.syncedAt() - running.informerStartedAt()) / 1e6);
-					if (probe.hasSyncCpu()) {
-						record(size, subject.id(), rep, Measurement.SYNC_CPU_MS, probe.syncCpuNanos() / 1e6);
-					}
-					else {
-						log("  %s: the OS gave no process CPU time; sync CPU not recorded", subject.id());
-					}
-				}
-				long usedAfter = usedHeapAfterGc();
-				record(size, subject.id(), rep, Measurement.HEAP_DELTA_BYTES, usedAfter - usedBefore);
-			}
-			if (!stream) {
-				return null;
-			}
-			int count = this.options.streamEvents();
-			long cpuBefore = Probe.processCpuTime();
-			long started = System.nanoTime();
-			long writerCpu = workload.stream(size, count);
-			long ended;
-			if (watches) {
-				await(() -> probe.updates() >= count, Duration.ofMinutes(2), subject.id() + " stream");
-				ended = probe.lastUpdateAt();
+			await(() -> probe.syncedAt() != 0, this.options.syncTimeout(), subject.id() + " sync of " + size);
+			record(size, subject.id(), rep, Measurement.SYNC_MS,
+					(probe.syncedAt() - running.informerStartedAt()) / 1e6);
+			if (probe.hasSyncCpu()) {
+				record(size, subject.id(), rep, Measurement.SYNC_CPU_MS, probe.syncCpuNanos() / 1e6);
 			}
 			else {
-				ended = System.nanoTime();
+				log("  %s: the OS gave no process CPU time; sync CPU not recorded", subject.id());
 			}
-			long cpuAfter = Probe.processCpuTime();
-			long cpu = (cpuBefore < 0 || cpuAfter < 0) ? -1 : cpuAfter - cpuBefore - writerCpu;
+			if (!stream) {
+				return;
+			}
+			int count = this.options.streamEvents();
+			long started = System.nanoTime();
+			workload.stream(size, count);
+			await(() -> probe.updates() >= count, Duration.ofMinutes(2), subject.id() + " stream");
+			long ended = probe.lastUpdateAt();
 			record(size, subject.id(), rep, Measurement.STREAM_EVENTS_PER_S, count / ((ended - started) / 1e9));
-			if (watches) {
-				measureLatency(subject, workload, probe, size, rep);
-			}
-			return (cpu < 0) ? null : cpu / 1e3 / count;
+			measureLatency(subject, workload, probe, size, rep);
 		}
 		finally {
 			running.close();
@@ -192,13 +147,11 @@ final class Harness {
 
 	private void measureDecode(DecodeInput input, int size, int rep, boolean stream) {
 		KubernetesSerialization serialization = input.serialization;
-		long usedBefore = usedHeapAfterGc();
+		collectGarbage();
 		long started = System.nanoTime();
 		ConfigMapList list = serialization.unmarshal(new ByteArrayInputStream(input.list), ConfigMapList.class);
 		long ended = System.nanoTime();
 		record(size, DECODE, rep, Measurement.SYNC_MS, (ended - started) / 1e6);
-		long usedAfter = usedHeapAfterGc();
-		record(size, DECODE, rep, Measurement.HEAP_DELTA_BYTES, usedAfter - usedBefore);
 		if (list.getItems().size() != size) {
 			throw new IllegalStateException("decoded " + list.getItems().size() + " of " + size);
 		}
@@ -237,16 +190,13 @@ final class Harness {
 	}
 
 	/**
-	 * Used heap after repeated full collections: the same method for every subject.
+	 * Full collections before each subject: the same start for every subject.
 	 */
-	private long usedHeapAfterGc() {
-		long used = Long.MAX_VALUE;
+	private void collectGarbage() {
 		for (int i = 0; i < this.options.gcRounds(); i++) {
 			System.gc();
 			LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-			used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
 		}
-		return used;
 	}
 
 	private static void await(BooleanSupplier condition, Duration timeout, String what) throws TimeoutException {

@@ -15,8 +15,6 @@ record Measurement(int size, String subject, int repetition, String metric, doub
 
 	static final String SYNC_CPU_MS = "sync_cpu_ms";
 
-	static final String HEAP_DELTA_BYTES = "heap_delta_bytes";
-
 	static final String HEAP_BYTES_PER_OBJECT = "heap_bytes_per_object";
 
 	static final String STREAM_EVENTS_PER_S = "stream_events_per_s";

@@ -25,7 +25,7 @@ import java.util.List;
  * @param latencyRate paced updates per second
  * @param syncTimeout how long one initial sync may take
  * @param jmh whether to run the JMH publish benchmark
- * @param gcRounds full collections before reading the used heap
+ * @param gcRounds full collections before each subject starts
  * @param output directory for results.json, results.csv and results.png
  * @param subjects the ids of the subjects to run; empty for the default set
  * @param coldStart whether to run only the cold-start benchmark ({@code --cold-start})

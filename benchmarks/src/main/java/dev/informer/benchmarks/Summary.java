@@ -66,7 +66,6 @@ final class Summary {
 	 */
 	Summary(List<Measurement> input, List<RatioSpec> ratios) {
 		this.measurements = new ArrayList<>(input);
-		derivePerObjectHeap();
 		Map<String, List<Measurement>> groups = new LinkedHashMap<>();
 		for (Measurement m : this.measurements) {
 			groups.computeIfAbsent(m.size() + "|" + m.subject() + "|" + m.metric(), (k) -> new ArrayList<>()).add(m);
@@ -77,22 +76,6 @@ final class Summary {
 					group.stream().mapToDouble(Measurement::value).toArray()));
 		});
 		deriveRatios(ratios);
-	}
-
-	private void derivePerObjectHeap() {
-		List<Measurement> derived = new ArrayList<>();
-		for (Measurement m : this.measurements) {
-			if (!m.metric().equals(Measurement.HEAP_DELTA_BYTES) || m.size() == 0) {
-				continue;
-			}
-			double fixed = Harness.DECODE.equals(m.subject()) ? 0
-					: find(0, m.subject(), m.repetition(), Measurement.HEAP_DELTA_BYTES);
-			if (!Double.isNaN(fixed)) {
-				derived.add(new Measurement(m.size(), m.subject(), m.repetition(), Measurement.HEAP_BYTES_PER_OBJECT,
-						(m.value() - fixed) / m.size()));
-			}
-		}
-		this.measurements.addAll(derived);
 	}
 
 	private double find(int size, String subject, int rep, String metric) {
@@ -131,10 +114,8 @@ final class Summary {
 		String sync = Measurement.SYNC_MS;
 		String syncCpu = Measurement.SYNC_CPU_MS;
 		String stream = Measurement.STREAM_EVENTS_PER_S;
-		String cpu = Measurement.CPU_US_PER_EVENT;
 		String p50 = Measurement.LATENCY_P50_MS;
 		String p99 = Measurement.LATENCY_P99_MS;
-		String heap = Measurement.HEAP_BYTES_PER_OBJECT;
 		String d = Harness.DECODE;
 		return List.of(RatioSpec.cost(sync, "b", "a", 1.05), RatioSpec.cost(sync, "c", "a", 1.15),
 				RatioSpec.cost(sync, "a", d),
@@ -144,11 +125,8 @@ final class Summary {
 				RatioSpec.cost(syncCpu, "b-meta", "a", 0.3), RatioSpec.cost(sync, "b-wl", "b"),
 				// throughput as a cost: time per delivered event
 				new RatioSpec(stream, "b", "a", true, 1.05), new RatioSpec(stream, "c", "a", true, 1.15),
-				new RatioSpec(stream, "a", d, true, Double.NaN), RatioSpec.cost(cpu, "b", "a", 1.05),
-				RatioSpec.cost(cpu, "c", "a", 1.15), RatioSpec.cost(cpu, "a", d), RatioSpec.cost(p50, "b", "a"),
-				RatioSpec.cost(p50, "c", "a"), RatioSpec.cost(p99, "b", "a"), RatioSpec.cost(p99, "c", "a"),
-				RatioSpec.cost(heap, "b-keep", "a", 1.02), RatioSpec.cost(heap, "b", "a", 0.6),
-				RatioSpec.cost(heap, "c", "a"), RatioSpec.cost(heap, "b-meta", "a", 0.1), RatioSpec.cost(heap, "a", d));
+				new RatioSpec(stream, "a", d, true, Double.NaN), RatioSpec.cost(p50, "b", "a"),
+				RatioSpec.cost(p50, "c", "a"), RatioSpec.cost(p99, "b", "a"), RatioSpec.cost(p99, "c", "a"));
 	}
 
 	private void deriveRatios(List<RatioSpec> specs) {
