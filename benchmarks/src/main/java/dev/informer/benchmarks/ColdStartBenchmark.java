@@ -27,8 +27,6 @@ import dev.informer.benchmarks.ColdStartJvm.Archive;
  */
 final class ColdStartBenchmark {
 
-	static final int REPETITIONS = 3;
-
 	/** Where the JDK 25 subjects' JDK is looked for unless {@code --jdk25=} says. */
 	static final Path DEFAULT_JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
 
@@ -72,11 +70,14 @@ final class ColdStartBenchmark {
 
 	private final List<String> jvmOptions;
 
+	private final int repetitions;
+
 	private int launches;
 
 	private ColdStartBenchmark(ApiServer server, SeedPython seed, Path kubeConfig, Map<String, ColdStartJvm> jvms,
-			List<String> skipped, String classPath, Path archives, List<String> jvmOptions) {
+			List<String> skipped, String classPath, Path archives, List<String> jvmOptions, int repetitions) {
 		this.jvmOptions = jvmOptions;
+		this.repetitions = repetitions;
 		this.server = server;
 		this.seed = seed;
 		this.kubeConfig = kubeConfig;
@@ -156,7 +157,7 @@ final class ColdStartBenchmark {
 			try {
 				Files.writeString(kubeConfig, yaml);
 				String markdown = new ColdStartBenchmark(server, seed, kubeConfig, jvms, skipped, classPath, archives,
-						options.jvmOptions())
+						options.jvmOptions(), options.repetitions())
 					.measure(options.sizes(), options.subjects(), server.label());
 				Files.writeString(report, markdown);
 				return markdown;
@@ -197,7 +198,7 @@ final class ColdStartBenchmark {
 		}
 		for (int size : sizes) {
 			Map<String, Map<String, List<Double>>> bySubject = new LinkedHashMap<>();
-			for (int repetition = 0; repetition < REPETITIONS; repetition++) {
+			for (int repetition = 0; repetition < this.repetitions; repetition++) {
 				for (int i = 0; i < subjects.size(); i++) {
 					// rotated every repetition, so that no subject always follows another
 					String subject = subjects.get((i + repetition) % subjects.size());
@@ -390,7 +391,7 @@ final class ColdStartBenchmark {
 						+ "warm: the median of " + WARM_SYNCS + " more informers started one after another in the same "
 						+ "process (for (b): each in a new context) after the cold one, and their CPU from informer start "
 						+ "to synced; threads: the JVM's peak live threads; classes: classes loaded, at the cold sync.%n%n",
-				serverLabel, REPETITIONS, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion(),
+				serverLabel, this.repetitions, this.seed.status(), io.fabric8.kubernetes.client.Version.clientVersion(),
 				jvmsDescription(subjects), results.keySet().iterator().next()));
 		md.append("| size | subject | launch → synced ms | launch → informer ms | informer → synced ms "
 				+ "| process CPU ms | warm: informer → synced ms | warm: sync CPU ms | peak threads | classes loaded |\n");

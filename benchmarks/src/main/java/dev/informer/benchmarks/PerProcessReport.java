@@ -283,8 +283,10 @@ final class PerProcessReport {
 				}
 			}
 			rows.append(String.format(java.util.Locale.ROOT,
-					"| %s | (the process: %s; the rest, with threads under 2 %% and threads that ended, as a difference of medians: %s) | | |%n",
-					id, Summary.num(process.median()), Summary.num(process.median() - listed)));
+					"| %s | (the process: %s; the threads above, their medians summed: %s; the rest are threads "
+							+ "under 2 %% and threads that ended, not given as a difference of medians, which can "
+							+ "come out negative) | | |%n",
+					id, Summary.num(process.median()), Summary.num(listed)));
 		}
 		if (rows.length() > 0) {
 			md.append(String.format("%n%s, %d objects: CPU by thread (`/proc/<pid>/task/*/stat`, names as Linux "
