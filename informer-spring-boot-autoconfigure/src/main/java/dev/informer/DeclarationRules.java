@@ -13,7 +13,7 @@ import org.springframework.util.StringUtils;
 
 /**
  * The rules of an informer declaration that can be told without the API server, in one
- * place and one wording: what {@link InformerDeclaration.Builder#build()} checks of each
+ * place and one wording: what {@link InformerDeclarationBuilder#build()} checks of each
  * declaration, and what binding the {@code informer.*} properties checks of the defaults
  * each declaration inherits ({@code informer.resync-period},
  * {@code informer.list-page-size}), by the same rule as the informer's own value. Each

@@ -12,8 +12,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * What to watch, as a user declared it: the kind, where, which objects and how often to
- * resync. Checked on construction (the builder's {@link Builder#build()}) by the
- * {@link DeclarationRules}; resolved against the API server when its informer is created.
+ * resync. Checked on construction (the builder's
+ * {@link InformerDeclarationBuilder#build()}) by the {@link DeclarationRules}; resolved
+ * against the API server when its informer is created.
  *
  * @since 0.1.0
  */
@@ -49,7 +50,7 @@ public final class InformerDeclaration {
 
 	private final ChangeDeclarations changes;
 
-	private InformerDeclaration(Builder builder) {
+	InformerDeclaration(InformerDeclarationBuilder builder) {
 		this.name = builder.name;
 		this.apiVersion = (builder.apiVersion != null) ? builder.apiVersion.trim() : "";
 		this.kind = (builder.kind != null) ? builder.kind.trim() : "";
@@ -75,8 +76,8 @@ public final class InformerDeclaration {
 	 * @param name the informer's name, used in events, health and metrics
 	 * @return a builder
 	 */
-	public static Builder builder(String name) {
-		return new Builder(name);
+	public static InformerDeclarationBuilder builder(String name) {
+		return new InformerDeclarationBuilder(name);
 	}
 
 	/**
@@ -268,223 +269,6 @@ public final class InformerDeclaration {
 	@Override
 	public String toString() {
 		return "InformerDeclaration[" + this.name + ": " + this.apiVersion + "/" + this.kind + "]";
-	}
-
-	/**
-	 * Builder of an {@link InformerDeclaration}.
-	 *
-	 * @since 0.1.0
-	 */
-	public static final class Builder {
-
-		private final String name;
-
-		private @Nullable String apiVersion;
-
-		private @Nullable String kind;
-
-		private @Nullable String type;
-
-		private List<String> namespaces = List.of();
-
-		private @Nullable String labelSelector;
-
-		private @Nullable String fieldSelector;
-
-		private @Nullable String namespaceSelector;
-
-		private Duration resyncPeriod = Duration.ZERO;
-
-		private long listPageSize;
-
-		private boolean stripManagedFields = true;
-
-		private CacheMode cache = CacheMode.FULL;
-
-		private boolean watchList;
-
-		private boolean compressLists = true;
-
-		private List<String> onChange = List.of();
-
-		private List<String> prune = List.of();
-
-		private Map<String, String> indexes = Map.of();
-
-		private Builder(String name) {
-			this.name = name;
-		}
-
-		/**
-		 * Set the API version.
-		 * @param apiVersion the API version, for example {@code apps/v1}
-		 * @return this builder
-		 */
-		public Builder apiVersion(@Nullable String apiVersion) {
-			this.apiVersion = apiVersion;
-			return this;
-		}
-
-		/**
-		 * Set the kind.
-		 * @param kind the kind, for example {@code ConfigMap}
-		 * @return this builder
-		 */
-		public Builder kind(@Nullable String kind) {
-			this.kind = kind;
-			return this;
-		}
-
-		/**
-		 * Set the Java class to deserialize into.
-		 * @param type a fully qualified class name of a {@code HasMetadata} type
-		 * @return this builder
-		 */
-		public Builder type(@Nullable String type) {
-			this.type = type;
-			return this;
-		}
-
-		/**
-		 * Set the namespaces; empty for all.
-		 * @param namespaces the namespaces
-		 * @return this builder
-		 */
-		public Builder namespaces(@Nullable List<String> namespaces) {
-			this.namespaces = (namespaces != null) ? namespaces : List.of();
-			return this;
-		}
-
-		/**
-		 * Set the label selector.
-		 * @param labelSelector the selector
-		 * @return this builder
-		 */
-		public Builder labelSelector(@Nullable String labelSelector) {
-			this.labelSelector = labelSelector;
-			return this;
-		}
-
-		/**
-		 * Set the field selector.
-		 * @param fieldSelector the selector
-		 * @return this builder
-		 */
-		public Builder fieldSelector(@Nullable String fieldSelector) {
-			this.fieldSelector = fieldSelector;
-			return this;
-		}
-
-		/**
-		 * Set the label selector of the namespaces to watch.
-		 * @param namespaceSelector the selector
-		 * @return this builder
-		 */
-		public Builder namespaceSelector(@Nullable String namespaceSelector) {
-			this.namespaceSelector = namespaceSelector;
-			return this;
-		}
-
-		/**
-		 * Set the resync period.
-		 * @param resyncPeriod the period, zero to disable
-		 * @return this builder
-		 */
-		public Builder resyncPeriod(Duration resyncPeriod) {
-			this.resyncPeriod = resyncPeriod;
-			return this;
-		}
-
-		/**
-		 * Set the list page size.
-		 * @param listPageSize the page size, zero for one request
-		 * @return this builder
-		 */
-		public Builder listPageSize(long listPageSize) {
-			this.listPageSize = listPageSize;
-			return this;
-		}
-
-		/**
-		 * Set whether to strip {@code metadata.managedFields}.
-		 * @param stripManagedFields whether to strip
-		 * @return this builder
-		 */
-		public Builder stripManagedFields(boolean stripManagedFields) {
-			this.stripManagedFields = stripManagedFields;
-			return this;
-		}
-
-		/**
-		 * Set what to list, watch and cache of each object.
-		 * @param cache the cache mode; {@code null} for {@link CacheMode#FULL}
-		 * @return this builder
-		 */
-		public Builder cache(@Nullable CacheMode cache) {
-			this.cache = (cache != null) ? cache : CacheMode.FULL;
-			return this;
-		}
-
-		/**
-		 * Set whether to get the initial state from a watch-list instead of a list.
-		 * @param watchList whether to use a watch-list
-		 * @return this builder
-		 */
-		public Builder watchList(boolean watchList) {
-			this.watchList = watchList;
-			return this;
-		}
-
-		/**
-		 * Set whether to ask the API server for gzip-compressed lists (the default).
-		 * @param compressLists whether to compress lists
-		 * @return this builder
-		 */
-		public Builder compressLists(boolean compressLists) {
-			this.compressLists = compressLists;
-			return this;
-		}
-
-		/**
-		 * Set which updates are delivered: names of {@link ChangeTrigger}s or
-		 * {@link ResourcePath paths}.
-		 * @param onChange the parts, empty for every update
-		 * @return this builder
-		 */
-		public Builder onChange(@Nullable List<String> onChange) {
-			this.onChange = (onChange != null) ? onChange : List.of();
-			return this;
-		}
-
-		/**
-		 * Set the paths to remove before an object is cached.
-		 * @param prune the paths
-		 * @return this builder
-		 */
-		public Builder prune(@Nullable List<String> prune) {
-			this.prune = (prune != null) ? prune : List.of();
-			return this;
-		}
-
-		/**
-		 * Set the indexes of the cache.
-		 * @param indexes the path of each index by name
-		 * @return this builder
-		 */
-		public Builder indexes(@Nullable Map<String, String> indexes) {
-			this.indexes = (indexes != null) ? indexes : Map.of();
-			return this;
-		}
-
-		/**
-		 * Validate and build the declaration.
-		 * @return the declaration
-		 * @throws InvalidInformerDeclarationException if a value cannot work
-		 */
-		public InformerDeclaration build() {
-			return new InformerDeclaration(this);
-		}
-
 	}
 
 }

@@ -85,7 +85,7 @@ class SelectorsTests {
 			});
 	}
 
-	private static InformerDeclaration.Builder declaration() {
+	private static InformerDeclarationBuilder declaration() {
 		return InformerDeclaration.builder("selected").apiVersion("v1").kind("ConfigMap");
 	}
 
