@@ -1,7 +1,5 @@
 package dev.informer.benchmarks;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,8 +29,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 final class Workload {
 
 	static final int DATA_KEYS = 8;
-
-	private static final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
 	private final ApiServer server;
 
@@ -134,23 +130,19 @@ final class Workload {
 	 * can.
 	 * @param size the namespace's object count
 	 * @param count the number of updates
-	 * @return the CPU time the writer threads used, in nanoseconds
 	 * @throws Exception on failure
 	 */
-	long stream(int size, int count) throws Exception {
+	void stream(int size, int count) throws Exception {
 		String namespace = namespace(size);
 		AtomicLong next = new AtomicLong();
-		AtomicLong cpu = new AtomicLong();
 		ExecutorService pool = Executors.newFixedThreadPool(this.writers);
 		try {
 			List<Future<?>> futures = new ArrayList<>();
 			for (int w = 0; w < this.writers; w++) {
 				futures.add(pool.submit(() -> {
-					long before = threads.getCurrentThreadCpuTime();
 					for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
 						update(namespace, name((int) (i % size)), this.sequence.incrementAndGet());
 					}
-					cpu.addAndGet(threads.getCurrentThreadCpuTime() - before);
 					return null;
 				}));
 			}
@@ -161,7 +153,6 @@ final class Workload {
 		finally {
 			pool.shutdownNow();
 		}
-		return cpu.get();
 	}
 
 	/**
