@@ -10,6 +10,12 @@ process, a line each; and exits.
 Usage: seed_informer.py NAMESPACE EXPECTED_OBJECTS LAUNCH_EPOCH_SECONDS [WARM_SYNCS]
 (the kubeconfig comes from KUBECONFIG).
 
+With --start (seed_informer.py --start NAMESPACE EXPECTED_OBJECTS) it is subject (s) of
+the start benchmark (StartBenchmark.java): it starts its informer at once, says
+"BENCH STARTED" with the epoch milliseconds of its start (before its imports), its
+informer's start and synced, and its CPU time (/proc/self/stat) at both, then serves the
+stream's commands (await, count, exit).
+
 With --protocol (seed_informer.py --protocol NAMESPACE EXPECTED_OBJECTS) it is subject
 (s) of the per-process benchmark instead, driven over stdin and stdout by the line
 protocol every subject speaks (SubjectProtocol.java): commands sync, prepare, heap,
@@ -248,8 +254,53 @@ def serve(namespace, expected):
     os._exit(0)
 
 
+def proc_cpu_ms():
+    """This process's user + system CPU time from /proc/self/stat, as the harness and
+    every other subject of the start benchmark read it."""
+    with open("/proc/self/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000.0 / os.sysconf("SC_CLK_TCK")
+
+
+def start(namespace, expected):
+    config.load_kube_config()
+    api = client.CoreV1Api()
+    tally = Tally(expected)
+    informer = SharedInformer(list_func=api.list_namespaced_config_map, namespace=namespace)
+    informer.add_event_handler(ADDED, tally.added)
+    informer.add_event_handler(MODIFIED, tally.updated)
+    informer_epoch = time.time()
+    informer_cpu = proc_cpu_ms()
+    informer.start()
+    if not tally.synced.wait(timeout=600):
+        emit("ERROR", message="not-synced", added=tally.adds)
+        os._exit(2)
+    synced_epoch = time.time()
+    synced_cpu = proc_cpu_ms()
+    emit("STARTED", pid=os.getpid(), main_epoch_ms="%.3f" % (STARTED * 1000),
+         informer_epoch_ms="%.3f" % (informer_epoch * 1000), synced_epoch_ms="%.3f" % (synced_epoch * 1000),
+         informer_cpu_ms="%.1f" % informer_cpu, synced_cpu_ms="%.1f" % synced_cpu,
+         items=len(informer.cache.list_keys()))
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "await":
+            tally.window(int(words[1]), int(words[2]))
+        elif words[0] == "count":
+            emit("COUNT", received=tally.received, updates=tally.updates)
+        elif words[0] == "exit":
+            break
+        else:
+            emit("ERROR", message="unknown-command")
+    sys.stdout.flush()
+    os._exit(0)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--protocol":
+    if len(sys.argv) > 1 and sys.argv[1] == "--start":
+        start(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--protocol":
         serve(sys.argv[2], int(sys.argv[3]))
     else:
         main()

@@ -6,7 +6,12 @@
 //	harness -> subject: sync | prepare | heap | await FIRST COUNT | count | exit
 //	subject -> harness: BENCH READY|SYNCED|HEAP|REACHED|COUNT|ERROR key=value ...
 //
-// Usage: informer-bench [-json] [-disable-compression] NAMESPACE EXPECTED_OBJECTS, with
+// With -start it is subject (g) of the start benchmark (StartBenchmark.java) instead: it
+// starts its informer at once, says "BENCH STARTED" with the epoch milliseconds of its
+// main, its informer's start and synced, and its CPU time (/proc/self/stat) at both, then
+// serves await, count and exit.
+//
+// Usage: informer-bench [-start] [-json] [-disable-compression] NAMESPACE EXPECTED_OBJECTS, with
 // the kubeconfig from KUBECONFIG. By default client-go v0.37 asks for protobuf for
 // built-in types and for gzip-encoded responses; -json and -disable-compression make it
 // ask for what the JVM and Python clients ask for. Whether the initial state comes from
@@ -34,6 +39,33 @@ import (
 )
 
 const seqKey = "seq"
+
+// mainStarted is when the program's code first ran: package variables are initialized
+// before main.
+var mainStarted = time.Now()
+
+// procCPUMillis is this process's user + system CPU time from /proc/self/stat, as the
+// harness and every other subject of the start benchmark read it; ticks per second from
+// BENCH_CLK_TCK (100 without it).
+func procCPUMillis() float64 {
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return -1
+	}
+	text := string(data)
+	fields := strings.Fields(text[strings.LastIndex(text, ")")+2:])
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	ticks := int64(100)
+	if value, err := strconv.ParseInt(os.Getenv("BENCH_CLK_TCK"), 10, 64); err == nil && value > 0 {
+		ticks = value
+	}
+	return float64(utime+stime) * 1000 / float64(ticks)
+}
+
+func epochMillis(t time.Time) string {
+	return fmt.Sprintf("%.3f", float64(t.UnixNano())/1e6)
+}
 
 var out = struct {
 	sync.Mutex
@@ -165,6 +197,31 @@ func (s *subject) sync() {
 		"start_epoch_ms", started.UnixMilli(), "end_epoch_ms", ended.UnixMilli())
 }
 
+// serve answers the stream's commands after a start: await, count, exit.
+func serve(s *subject) {
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		fields := strings.Fields(in.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "await":
+			first, _ := strconv.ParseInt(fields[1], 10, 64)
+			count, _ := strconv.Atoi(fields[2])
+			s.window.set(first, count)
+		case "count":
+			received, updates := s.window.counts()
+			emit("COUNT", "received", received, "updates", updates)
+		case "exit":
+			os.Exit(0)
+		default:
+			emit("ERROR", "message", "unknown-command")
+		}
+	}
+	os.Exit(0)
+}
+
 // heapAlloc is the live heap after two collections.
 func heapAlloc() uint64 {
 	runtime.GC()
@@ -178,6 +235,7 @@ func main() {
 	disableCompression := flag.Bool("disable-compression", false,
 		"do not ask for gzip-encoded responses (client-go asks by default)")
 	json := flag.Bool("json", false, "ask for JSON (client-go asks for protobuf by default)")
+	start := flag.Bool("start", false, "start the informer at once and say STARTED (the start benchmark)")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: informer-bench [-json] [-disable-compression] NAMESPACE EXPECTED_OBJECTS")
@@ -210,6 +268,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		emit("ERROR", "message", "no-client")
 		os.Exit(1)
+	}
+	if *start {
+		s := &subject{client: client, namespace: flag.Arg(0), expected: expected, window: &window{}}
+		if err := s.prepare(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			emit("ERROR", "message", "prepare-failed")
+			os.Exit(1)
+		}
+		informerStarted := time.Now()
+		informerCPU := procCPUMillis()
+		s.factory.Start(s.stop)
+		if s.expected > 0 {
+			<-s.synced
+		}
+		synced := time.Now()
+		emit("STARTED", "pid", os.Getpid(), "main_epoch_ms", epochMillis(mainStarted),
+			"informer_epoch_ms", epochMillis(informerStarted), "synced_epoch_ms", epochMillis(synced),
+			"informer_cpu_ms", fmt.Sprintf("%.1f", informerCPU), "synced_cpu_ms", fmt.Sprintf("%.1f", procCPUMillis()),
+			"items", len(s.informer.GetStore().ListKeys()))
+		serve(s)
+		return
 	}
 	// the first request opens the connection (TLS handshake) before the informer starts,
 	// as every subject does

@@ -39,6 +39,11 @@ public final class BenchmarkMain {
 			System.out.println(CompressionBenchmark.run(options));
 			System.exit(0);
 		}
+		if (options.start().enabled()) {
+			System.out.println(StartBenchmark.run(options));
+			System.out.println("Written: " + options.output().toAbsolutePath().resolve("start.{md,json,csv}"));
+			System.exit(0);
+		}
 		if (options.perProcess().enabled()) {
 			System.out.println(PerProcessBenchmark.run(options));
 			System.out.println("Written: " + options.output().toAbsolutePath().resolve("per-process.{md,json,csv}"));
@@ -131,7 +136,7 @@ public final class BenchmarkMain {
 		return new Options(options.smoke(), options.mock(), sizes, options.streamSize(), options.warmups(),
 				options.repetitions(), options.writers(), options.streamEvents(), options.latencyEvents(),
 				options.latencyRate(), options.syncTimeout(), options.jmh(), options.gcRounds(), options.output(),
-				List.of(), true, options.jdk25(), options.jvmOptions(), options.perProcess());
+				List.of(), true, options.jdk25(), options.jvmOptions(), options.perProcess(), options.start());
 	}
 
 	private static String machine() {

@@ -174,8 +174,8 @@ public final class DeclarationsBenchmark {
 		cached.forEach((deployment) -> byName.put(deployment.getMetadata().getName(), deployment));
 		for (Deployment first : delivered) {
 			String key = first.getMetadata().getNamespace() + "/" + first.getMetadata().getName();
-			filter.added(key, first);
-			if (filter.updated(key, first, byName.get(first.getMetadata().getName())) != null) {
+			filter.delivered(key, first);
+			if (filter.compare(key, first, byName.get(first.getMetadata().getName())) != null) {
 				throw new IllegalStateException("A status write was not held back");
 			}
 		}

@@ -105,10 +105,26 @@ final class GoSubject {
 	 * @return the command
 	 */
 	List<String> command(String namespace, int expected, boolean json, boolean compression) {
+		return command(namespace, expected, json, compression, false);
+	}
+
+	/**
+	 * The command of one launch.
+	 * @param namespace the namespace
+	 * @param expected the objects in it
+	 * @param json whether client-go asks for JSON instead of protobuf (its default)
+	 * @param compression whether client-go asks for gzip (its default)
+	 * @param start whether the informer starts at once ({@link StartBenchmark})
+	 * @return the command
+	 */
+	List<String> command(String namespace, int expected, boolean json, boolean compression, boolean start) {
 		if (this.binary == null) {
 			throw new IllegalStateException(this.status);
 		}
 		List<String> command = new ArrayList<>(List.of(this.binary.toString()));
+		if (start) {
+			command.add("-start");
+		}
 		if (json) {
 			command.add("-json");
 		}

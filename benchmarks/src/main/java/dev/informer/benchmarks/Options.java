@@ -33,11 +33,24 @@ import java.util.List;
  * @param jvmOptions options added to every JVM the cold-start benchmark launches, for
  * profiling ({@code --jvm-option=}, repeatable); with any, each process's output is kept
  * @param perProcess the settings of the per-process benchmark ({@code --per-process})
+ * @param start the settings of the start benchmark ({@code --start})
  */
 record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize, int warmups, int repetitions,
 		int writers, int streamEvents, int latencyEvents, int latencyRate, Duration syncTimeout, boolean jmh,
 		int gcRounds, Path output, List<String> subjects, boolean coldStart, Path jdk25, List<String> jvmOptions,
-		PerProcess perProcess) {
+		PerProcess perProcess, Start start) {
+
+	/**
+	 * The settings of the start benchmark ({@link StartBenchmark}); its size (the first
+	 * of {@code --sizes=}), repetitions, discarded repetitions, subjects, stream
+	 * subjects, stream events and rate are the run's.
+	 *
+	 * @param enabled whether to run it, alone ({@code --start})
+	 * @param limits the CPU limits, of {@link CpuLimit#IDS} ({@code --limits=none,1cpu})
+	 */
+	record Start(boolean enabled, List<String> limits) {
+
+	}
 
 	/**
 	 * The settings of the per-process benchmark ({@link PerProcessBenchmark}); its sizes,
@@ -81,6 +94,8 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 		boolean perProcess = Arrays.asList(args).contains("--per-process");
 		boolean compression = Arrays.asList(args).contains("--compression");
 		boolean streamOnly = Arrays.asList(args).contains("--stream-only");
+		boolean start = Arrays.asList(args).contains("--start");
+		List<String> limits = CpuLimit.IDS;
 		if (perProcess || compression) {
 			// a fresh process per measurement: fewer, larger sizes; one discarded launch;
 			// the real server when it is there, even in the smoke run (--mock to force)
@@ -89,6 +104,14 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			warmups = smoke ? 0 : 1;
 			repetitions = smoke ? 1 : 5;
 			streamEvents = smoke ? 100 : 10_000;
+		}
+		if (start) {
+			// launches: one size; the first 15,000 events after the sync
+			mock = false;
+			sizes = smoke ? List.of(50) : List.of(10_000);
+			warmups = smoke ? 0 : 1;
+			repetitions = smoke ? 1 : 5;
+			streamEvents = smoke ? 100 : 15_000;
 		}
 		// 2,000 left the JVMs' JIT compilers with a third to half of their CPU per event
 		int streamWarmup = smoke ? 20 : 20_000;
@@ -137,10 +160,14 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 			else if (arg.startsWith("--profile=")) {
 				profile = Arrays.stream(value.split(",")).map(String::trim).toList();
 			}
+			else if (arg.startsWith("--limits=")) {
+				limits = Arrays.stream(value.split(",")).map(String::trim).toList();
+			}
 			else if (arg.startsWith("--go=")) {
 				go = value;
 			}
-			else if (arg.equals("--per-process") || arg.equals("--compression") || arg.equals("--stream-only")) {
+			else if (arg.equals("--per-process") || arg.equals("--compression") || arg.equals("--stream-only")
+					|| arg.equals("--start")) {
 				// read above
 			}
 			else if (arg.equals("--mock")) {
@@ -157,13 +184,14 @@ record Options(boolean smoke, boolean mock, List<Integer> sizes, int streamSize,
 						+ "--sizes=1000,10000, --repetitions=N, --warmups=N, --stream-events=N, "
 						+ "--latency-events=N, --subjects=a,b,b-meta,b-wl, --output=DIR, --mock, --no-jmh, --cold-start, --jdk25=PATH, --jvm-option=OPTION, "
 						+ "--per-process, --stream-warmup=N, --stream-rate=N, --stream-subjects=a,b, --stream-only, --profile=a,b, "
-						+ "--go=PATH, --compression");
+						+ "--go=PATH, --compression, --start, --limits=none,1cpu,half");
 			}
 		}
 		return new Options(smoke, mock, sizes, sizes.get(0), warmups, repetitions, writers, streamEvents, latencyEvents,
 				latencyRate, Duration.ofMinutes(smoke ? 1 : 5), jmh, smoke ? 2 : 4, output, subjects, coldStart, jdk25,
 				List.copyOf(jvmOptions), new PerProcess(perProcess, streamWarmup, streamRate, streamSubjects, profile,
-						go, compression, streamOnly));
+						go, compression, streamOnly),
+				new Start(start, limits));
 	}
 
 }

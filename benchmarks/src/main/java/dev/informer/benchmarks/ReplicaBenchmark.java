@@ -215,10 +215,10 @@ final class ReplicaBenchmark {
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.properties("informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + Workload.namespace(this.objects),
-					"informer.delivery.mode=" + mode, "informer.delivery.group=" + group,
-					"informer.delivery.identity=" + identity, "informer.delivery.lease-namespace=default",
-					"informer.delivery.retry-period=500ms", "informer.delivery.renew-deadline=3s",
-					"informer.delivery.lease-duration=4s", "spring.main.banner-mode=off",
+					"informer.replicas.mode=" + mode, "informer.replicas.group=" + group,
+					"informer.replicas.identity=" + identity, "informer.replicas.lease-namespace=default",
+					"informer.replicas.retry-period=500ms", "informer.replicas.renew-deadline=3s",
+					"informer.replicas.lease-duration=4s", "spring.main.banner-mode=off",
 					"spring.main.log-startup-info=false", "logging.level.root=WARN", "spring.jmx.enabled=false")
 			.initializers((ConfigurableApplicationContext ctx) -> {
 				GenericApplicationContext generic = (GenericApplicationContext) ctx;

@@ -118,6 +118,19 @@ final class SeedPython {
 	}
 
 	/**
+	 * The command of the start benchmark's subject (s), which starts its informer at once
+	 * ({@link StartBenchmark}).
+	 * @param namespace the namespace
+	 * @param expected the number of objects in it
+	 * @return the command
+	 */
+	List<String> startCommand(String namespace, int expected) {
+		List<String> command = protocolCommand(namespace, expected);
+		command.set(2, "--start");
+		return command;
+	}
+
+	/**
 	 * The command that starts the seed's informer on a namespace.
 	 * @param namespace the namespace
 	 * @param expected the number of objects in it

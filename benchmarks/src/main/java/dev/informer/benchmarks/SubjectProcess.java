@@ -203,6 +203,18 @@ final class SubjectProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Wait until the process has exited by itself (a training run writing its archive).
+	 * @param timeout how long to wait
+	 * @throws InterruptedException when interrupted
+	 * @throws TimeoutException when it is still running then
+	 */
+	void awaitExit(Duration timeout) throws InterruptedException, TimeoutException {
+		if (!this.process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+			throw new TimeoutException(this.name + " did not exit within " + timeout + tail());
+		}
+	}
+
+	/**
 	 * Ask the process to exit, and end it if it does not.
 	 */
 	@Override

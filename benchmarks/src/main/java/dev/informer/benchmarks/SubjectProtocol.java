@@ -131,6 +131,57 @@ final class SubjectProtocol {
 	}
 
 	/**
+	 * After a start ({@link StartBenchmark}): say {@code STARTED} with what the subject
+	 * measured of its own start, then serve the stream's commands ({@code await},
+	 * {@code count}) until {@code exit}.
+	 * @param started name to value pairs of the start
+	 * @param tally what the handler counts
+	 */
+	static void serveStarted(Map<String, Object> started, Tally tally) {
+		try {
+			Map<String, Object> pairs = new LinkedHashMap<>();
+			pairs.put("pid", ProcessHandle.current().pid());
+			pairs.putAll(started);
+			emit("STARTED", pairs);
+			BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+			for (String line = in.readLine(); line != null; line = in.readLine()) {
+				String[] words = line.trim().split("\\s+");
+				switch (words[0]) {
+					case "await" -> tally.window(Long.parseLong(words[1]), Integer.parseInt(words[2]));
+					case "count" -> emit("COUNT", "received", tally.received(), "updates", tally.updates());
+					case "exit" -> exit(0);
+					default -> emit("ERROR", "message", "unknown-command:" + words[0]);
+				}
+			}
+			exit(0);
+		}
+		catch (Throwable ex) {
+			ex.printStackTrace(out);
+			emit("ERROR", "message", ex.getClass().getSimpleName());
+			exit(1);
+		}
+	}
+
+	/**
+	 * The process's CPU time, user and system, of all its threads, from
+	 * {@code /proc/self/stat}: the same source the harness reads from outside and every
+	 * subject of the start benchmark reads, whatever its language.
+	 * @param ticksPerSecond the clock ticks per second of those times
+	 * @return milliseconds
+	 */
+	static double selfCpuMillis(long ticksPerSecond) {
+		try {
+			String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/stat"),
+					StandardCharsets.US_ASCII);
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 1000.0 / ticksPerSecond;
+		}
+		catch (java.io.IOException ex) {
+			return Double.NaN;
+		}
+	}
+
+	/**
 	 * End the process without running its shutdown hooks (what happens after the last
 	 * measurement is not measured), after writing any flight recording started with
 	 * {@code -XX:StartFlightRecording} to its file.

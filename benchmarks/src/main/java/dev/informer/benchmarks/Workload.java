@@ -106,7 +106,7 @@ final class Workload {
 	 * The entry kube-apiserver writes for a server-side apply of {@link #configMap}, for
 	 * the mock server, which computes none.
 	 */
-	private static io.fabric8.kubernetes.api.model.ManagedFieldsEntry managedFields(ConfigMap configMap) {
+	static io.fabric8.kubernetes.api.model.ManagedFieldsEntry managedFields(ConfigMap configMap) {
 		Map<String, Object> dataFields = new LinkedHashMap<>();
 		configMap.getData().keySet().forEach((key) -> dataFields.put("f:" + key, Map.of()));
 		Map<String, Object> labels = new LinkedHashMap<>();

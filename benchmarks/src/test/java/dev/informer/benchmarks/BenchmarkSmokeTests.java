@@ -102,4 +102,44 @@ class BenchmarkSmokeTests {
 			.doesNotContain("n/a");
 	}
 
+	/**
+	 * The start benchmark on 50 objects, one repetition, no CPU limit: the seed, the
+	 * starter on JDK 17 and, where JDK 25 is installed, on JDK 25 with an AOT cache and
+	 * Spring AOT (a training run first), then the stream. On the mock server it reports
+	 * itself skipped, as it needs processes that speak to a real one.
+	 */
+	@Test
+	void startSmokeRunLaunchesEachSubjectAndMeasuresTheStream() throws Exception {
+		String markdown = StartBenchmark.run(Options.parse("--start", "--smoke", "--limits=none",
+				"--subjects=s,b-17,b-25-aot-saot", "--output=" + this.output));
+		if (markdown.startsWith("SKIPPED")) {
+			assertThat(Boolean.parseBoolean(System.getenv("INFORMER_REQUIRE_APISERVER"))).as(markdown).isFalse();
+			return;
+		}
+		Map<String, Map<String, Double>> values = new HashMap<>();
+		for (String line : Files.readAllLines(this.output.resolve("start.csv"))) {
+			String[] f = line.split(",");
+			if (f[0].equals("value") && f[1].equals("50")) {
+				values.computeIfAbsent(f[2], (k) -> new HashMap<>()).put(f[3], Double.valueOf(f[4]));
+			}
+		}
+		for (String id : List.of("s", "b-17", "b-25-aot-saot")) {
+			if (markdown.contains("(" + id + ") SKIPPED")
+					|| (id.startsWith("b-25") && markdown.contains("SKIPPED: the JDK 25"))) {
+				continue;
+			}
+			assertThat(values.get(id)).as(id)
+				.containsKeys(StartBenchmark.LAUNCH_TO_SYNCED, StartBenchmark.LAUNCH_TO_MAIN,
+						StartBenchmark.MAIN_TO_INFORMER, StartBenchmark.INFORMER_TO_SYNCED,
+						StartBenchmark.CPU_TO_SYNCED, StartBenchmark.CPU_SYNC, StartBenchmark.STREAM_CPU)
+				// every measured event, counted by the subject
+				.containsEntry(StartBenchmark.STREAM_RECEIVED, 100.0);
+			if (id.startsWith("b-")) {
+				assertThat(values.get(id)).as(id).containsKey(StartBenchmark.THREAD_CPU + "jit");
+			}
+		}
+		assertThat(markdown).contains("| b-17 |").contains("launch_to_synced_ms | b-17/s |");
+		assertThat(this.output.resolve("start.json")).isNotEmptyFile();
+	}
+
 }
