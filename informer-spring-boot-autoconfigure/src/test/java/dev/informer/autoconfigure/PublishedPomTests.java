@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
@@ -97,6 +99,29 @@ class PublishedPomTests {
 			.containsExactly("informer-spring-boot-starter", "informer-spring-boot-starter-test");
 		assertThat(informerDependencies)
 			.allSatisfy((dependency) -> assertThat(children(dependency, "version")).isEmpty());
+	}
+
+	/**
+	 * The Spring Boot lines the BOM and the README call supported are the ones the build
+	 * tests: the build's own (pom.xml, and the parent of the user's project in the build)
+	 * and the one .ci/run runs the unit tests and a user's project on
+	 * (scripts/test-spring-boot-4.0).
+	 */
+	@Test
+	void theSupportedSpringBootLinesAreTheOnesTheBuildTests() throws Exception {
+		String built = text(pom("pom.xml"), "properties/spring-boot.version");
+		assertThat(text(pom("informer-spring-boot-starter-test-usage/pom.xml"), "parent/version")).isEqualTo(built);
+		assertThat(Files.readString(ROOT.resolve(".ci/run"))).containsPattern("(?m)^scripts/test-spring-boot-4.0$");
+		Matcher ci = Pattern.compile("(?m)^boot40=\"\\$\\{1:-(\\S+)\\}\"$")
+			.matcher(Files.readString(ROOT.resolve("scripts/test-spring-boot-4.0")));
+		assertThat(ci.find()).as("the other line's version in scripts/test-spring-boot-4.0").isTrue();
+		String supported = "Spring Boot " + line(ci.group(1)) + ".x and " + line(built) + ".x";
+		assertThat(text(pom("informer-spring-boot-dependencies/pom.xml"), "description")).contains(supported);
+		assertThat(Files.readString(ROOT.resolve("README.md"))).contains(supported);
+	}
+
+	private static String line(String version) {
+		return version.substring(0, version.lastIndexOf('.'));
 	}
 
 	private static Element pom(String path) throws Exception {

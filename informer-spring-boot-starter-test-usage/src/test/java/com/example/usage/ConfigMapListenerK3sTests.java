@@ -36,7 +36,7 @@ class ConfigMapListenerK3sTests {
 	@Test
 	void listenerSeesNewConfigMap() {
 		this.client.configMaps()
-			.resource(new ConfigMapBuilder().withNewMetadata().withName("x").endMetadata().build())
+			.resource(new ConfigMapBuilder().withNewMetadata().withName("x").addToLabels("app", "web").endMetadata().build())
 			.create();
 		assertThat(this.events).receivedAdded("configmaps", this.client.getNamespace(), "x");
 		assertThat(this.listener.seen()).contains(this.client.getNamespace() + "/x");

@@ -25,13 +25,28 @@ class ConfigMapListenerRealServerTests {
 	@Autowired
 	ConfigMapListener listener;
 
+	/**
+	 * The API server evaluates the label selector: a ConfigMap labelled legacy, created
+	 * first, is never delivered. Events of a namespace arrive in order, so once the later
+	 * one has arrived, the earlier one would have.
+	 */
 	@Test
-	void listenerSeesNewConfigMap() {
+	void listenerSeesNewConfigMapAndNotOneOutsideTheSelector() {
 		this.client.configMaps()
-			.resource(new ConfigMapBuilder().withNewMetadata().withName("x").endMetadata().build())
+			.resource(new ConfigMapBuilder().withNewMetadata()
+				.withName("old")
+				.addToLabels("app", "web")
+				.addToLabels("legacy", "true")
+				.endMetadata()
+				.build())
+			.create();
+		this.client.configMaps()
+			.resource(new ConfigMapBuilder().withNewMetadata().withName("x").addToLabels("app", "web").endMetadata()
+				.build())
 			.create();
 		assertThat(this.events).receivedAdded("configmaps", this.client.getNamespace(), "x");
-		assertThat(this.listener.seen()).contains(this.client.getNamespace() + "/x");
+		assertThat(this.listener.seen()).contains(this.client.getNamespace() + "/x")
+			.doesNotContain(this.client.getNamespace() + "/old");
 	}
 
 }

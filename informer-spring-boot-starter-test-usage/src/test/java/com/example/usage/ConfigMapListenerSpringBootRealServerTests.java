@@ -37,7 +37,7 @@ class ConfigMapListenerSpringBootRealServerTests {
 	@Test
 	void theApplicationsListenerSeesANewConfigMap() {
 		this.client.configMaps()
-			.resource(new ConfigMapBuilder().withNewMetadata().withName("boot").endMetadata().build())
+			.resource(new ConfigMapBuilder().withNewMetadata().withName("boot").addToLabels("app", "web").endMetadata().build())
 			.create();
 		assertThat(this.events).receivedAdded("configmaps", this.client.getNamespace(), "boot");
 		assertThat(this.listener.seen()).contains(this.client.getNamespace() + "/boot");

@@ -22,10 +22,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The kustomize component {@code k8s/monitoring} carries the same alert rules and
- * dashboard as {@code docs/}, its ServiceMonitor scrapes the sample's Service where the
- * sample exposes Prometheus metrics, and {@code k8s-with-monitoring} renders with
- * {@code kubectl kustomize} (where kubectl is installed: on the PATH or built by
- * {@code scripts/envtest.sh}; required in CI).
+ * dashboard as {@code docs/}, its ServiceMonitor scrapes Prometheus metrics through the
+ * management Service ({@link ManagementPortTests} checks the ports), and
+ * {@code k8s-with-monitoring} renders with {@code kubectl kustomize} (where kubectl is
+ * installed: on the PATH or built by {@code scripts/envtest.sh}; required in CI).
  */
 class MonitoringManifestsTests {
 
@@ -63,29 +63,11 @@ class MonitoringManifestsTests {
 
 	@Test
 	@SuppressWarnings("unchecked")
-	void theServiceMonitorScrapesTheSamplesServiceWhereItExposesPrometheus() throws IOException {
+	void theServiceMonitorScrapesPrometheusWithoutHonorLabels() throws IOException {
 		Map<String, Object> monitor = RbacManifestTests.load("monitoring/service-monitor.yaml").get(0);
 		Map<String, Object> spec = (Map<String, Object>) monitor.get("spec");
-		Map<String, Object> selector = (Map<String, Object>) ((Map<String, Object>) spec.get("selector"))
-			.get("matchLabels");
 		Map<String, Object> endpoint = ((List<Map<String, Object>>) spec.get("endpoints")).get(0);
 		assertThat(endpoint).containsEntry("path", "/actuator/prometheus").doesNotContainKey("honorLabels");
-		Map<String, Object> component = RbacManifestTests.load("monitoring/kustomization.yaml").get(0);
-		Map<String, Object> patch = RbacManifestTests
-			.yaml(((List<Map<String, Object>>) component.get("patches")).get(0).get("patch"))
-			.get(0);
-		Map<String, Object> service = RbacManifestTests.load("deployment.yaml")
-			.stream()
-			.filter((document) -> "Service".equals(document.get("kind")))
-			.findFirst()
-			.orElseThrow();
-		assertThat((Map<String, Object>) ((Map<String, Object>) patch.get("metadata")).get("labels"))
-			.containsAllEntriesOf(selector);
-		assertThat(((Map<String, Object>) patch.get("metadata")).get("name"))
-			.isEqualTo(((Map<String, Object>) service.get("metadata")).get("name"));
-		assertThat((List<Map<String, Object>>) ((Map<String, Object>) service.get("spec")).get("ports"))
-			.extracting((port) -> port.get("name"))
-			.contains(endpoint.get("port"));
 		assertThat(Files.readString(SAMPLE.resolve("src/main/resources/application.yml")))
 			.containsPattern("include: .*\\bprometheus\\b");
 	}
@@ -117,7 +99,12 @@ class MonitoringManifestsTests {
 		List<Map<String, Object>> documents = RbacManifestTests.yaml(rendered);
 		assertThat(documents).extracting((document) -> document.get("kind"))
 			.contains("Deployment", "Service", "ServiceMonitor", "PrometheusRule", "ConfigMap");
-		Map<String, Object> service = kind(documents, "Service");
+		Map<String, Object> service = documents.stream()
+			.filter((document) -> "Service".equals(document.get("kind")))
+			.filter((document) -> "informer-sample-management"
+				.equals(((Map<String, Object>) document.get("metadata")).get("name")))
+			.findFirst()
+			.orElseThrow();
 		Map<String, Object> monitor = kind(documents, "ServiceMonitor");
 		Map<String, Object> selector = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) monitor
 			.get("spec")).get("selector")).get("matchLabels");

@@ -93,8 +93,8 @@ class RbacManifestTests {
 		assertThat(pod).containsEntry("serviceAccountName", "informer-sample");
 		assertThat(path(container, "readinessProbe")).isEqualTo("/actuator/health/readiness");
 		assertThat(path(container, "livenessProbe")).isEqualTo("/actuator/health/liveness");
-		assertThat((List<Map<String, Object>>) container.get("ports"))
-			.containsExactly(Map.of("name", "http", "containerPort", 8080));
+		assertThat((List<Map<String, Object>>) container.get("ports")).containsExactly(
+				Map.of("name", "http", "containerPort", 8080), Map.of("name", "management", "containerPort", 8081));
 		List<Map<String, Object>> rbac = load("rbac.yaml");
 		for (Map<String, Object> binding : rbac) {
 			if (String.valueOf(binding.get("kind")).endsWith("Binding")) {

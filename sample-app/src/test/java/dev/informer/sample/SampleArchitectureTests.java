@@ -10,7 +10,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 /**
  * What the sample shows users is what they may use: the API ({@code dev.informer}), the
  * events and the read model of watch state, never the runtime, the adapters or the
- * auto-configuration.
+ * auto-configuration. The code Spring's AOT processing generates ({@code @Generated}, in
+ * the build's {@code process-aot}) registers the auto-configuration's beans and is not
+ * the sample's own.
  */
 class SampleArchitectureTests {
 
@@ -22,6 +24,8 @@ class SampleArchitectureTests {
 	void theSampleUsesOnlyTheApiTheEventsAndTheReadModel() {
 		noClasses().that()
 			.resideInAPackage("dev.informer.sample..")
+			.and()
+			.areNotAnnotatedWith("org.springframework.aot.generate.Generated")
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.informer.runtime..", "dev.informer.autoconfigure..", "dev.informer.health..",

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The training run of the sample's container build, as Spring Boot documents class data
- * sharing and as buildpacks run it with {@code BP_JVM_CDS_ENABLED}: the jar extracted, a
+ * sharing and as buildpacks run it ({@code BP_JVM_CDS_ENABLED};
+ * {@code BP_JVM_AOTCACHE_ENABLED} trains the same way on JDK 25): the jar extracted, a
  * training run with {@code -Dspring.context.exit=onRefresh} in a build without a cluster,
  * then a start from the archive it wrote. Runs the packaged jar, so it is an integration
  * test.
