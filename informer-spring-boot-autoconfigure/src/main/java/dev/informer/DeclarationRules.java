@@ -1,9 +1,11 @@
 package dev.informer;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -81,6 +83,65 @@ public final class DeclarationRules {
 		}
 		checkResyncPeriod(informer, declaration.getResyncPeriod());
 		checkListPageSize(informer, declaration.getListPageSize());
+	}
+
+	/**
+	 * Return the candidates closest to a misspelt value, nearest first, for a message's
+	 * "did you mean": those within a few edits of it, or that it starts (ignoring case,
+	 * '-' and '_'), at most three.
+	 * @param value the misspelt value, for example {@code lable-selector}
+	 * @param candidates the valid values
+	 * @return the nearest candidates, empty when none is close
+	 */
+	public static List<String> nearest(String value, Collection<String> candidates) {
+		String wrong = uniform(value);
+		int allowed = Math.max(2, wrong.length() / 3);
+		return candidates.stream()
+			.distinct()
+			.map((candidate) -> Map.entry(candidate, closeness(wrong, uniform(candidate))))
+			.filter((entry) -> entry.getValue() <= allowed)
+			.sorted(Map.Entry.<String, Integer>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
+			.limit(3)
+			.map(Map.Entry::getKey)
+			.toList();
+	}
+
+	/**
+	 * The edit distance, or 1 when one is the start of the other ('resync' for
+	 * 'resync-period').
+	 */
+	private static int closeness(String wrong, String candidate) {
+		boolean prefix = Math.min(wrong.length(), candidate.length()) >= 4
+				&& (candidate.startsWith(wrong) || wrong.startsWith(candidate));
+		return prefix ? Math.min(1, distance(wrong, candidate)) : distance(wrong, candidate);
+	}
+
+	private static String uniform(String value) {
+		return value.replaceAll("[-_.]", "").toLowerCase(Locale.ROOT);
+	}
+
+	/**
+	 * The edit distance of two strings (insertions, deletions, substitutions and
+	 * transpositions of neighbours).
+	 */
+	private static int distance(String a, String b) {
+		int[][] d = new int[a.length() + 1][b.length() + 1];
+		for (int i = 0; i <= a.length(); i++) {
+			d[i][0] = i;
+		}
+		for (int j = 0; j <= b.length(); j++) {
+			d[0][j] = j;
+		}
+		for (int i = 1; i <= a.length(); i++) {
+			for (int j = 1; j <= b.length(); j++) {
+				int cost = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
+				d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+				if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+					d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+				}
+			}
+		}
+		return d[a.length()][b.length()];
 	}
 
 	private static void checkKind(Scope informer, String kind, @Nullable String declared) {

@@ -1,5 +1,6 @@
 package dev.informer;
 
+import java.time.Duration;
 import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
@@ -59,9 +60,20 @@ public class InvalidInformerDeclarationException extends InvalidConfigurationPro
 		this(property, value, problem, action, cause, informerName);
 	}
 
-	private InvalidInformerDeclarationException(String property, @Nullable Object value, String problem, String action,
-			@Nullable Throwable cause, @Nullable String informerName) {
-		super(configurationProperty(informerName, property), value, reason(property, problem, action));
+	/**
+	 * Create a new exception for an informer's value or, without an informer, a value of
+	 * the {@code informer.*} properties.
+	 * @param property the property of the declaration, in kebab case, or the property
+	 * relative to {@code informer.} when {@code informerName} is {@code null}
+	 * @param value the bad value
+	 * @param problem what is wrong
+	 * @param action how to fix it
+	 * @param cause the cause
+	 * @param informerName the informer's name, or {@code null}
+	 */
+	protected InvalidInformerDeclarationException(String property, @Nullable Object value, String problem,
+			String action, @Nullable Throwable cause, @Nullable String informerName) {
+		super(configurationProperty(informerName, property), display(value), reason(property, problem, action));
 		this.informerName = informerName;
 		this.property = property;
 		this.problem = problem;
@@ -115,6 +127,28 @@ public class InvalidInformerDeclarationException extends InvalidConfigurationPro
 				"The list carries no selector: check the declaration against the API server with kubectl get "
 						+ declaration.getKind() + ".",
 				cause);
+	}
+
+	/**
+	 * A duration as a user writes it ({@code -5s}, {@code 1500ms}), not in ISO-8601
+	 * ({@code PT-5S}); other values as they are.
+	 */
+	private static @Nullable Object display(@Nullable Object value) {
+		if (value instanceof Duration duration) {
+			long millis = duration.toMillis();
+			if (millis % 1000 != 0) {
+				return millis + "ms";
+			}
+			long seconds = duration.toSeconds();
+			if (seconds == 0) {
+				return "0s";
+			}
+			if (seconds % 3600 == 0) {
+				return (seconds / 3600) + "h";
+			}
+			return (seconds % 60 == 0) ? (seconds / 60) + "m" : seconds + "s";
+		}
+		return value;
 	}
 
 	private static String configurationProperty(@Nullable String informerName, String property) {

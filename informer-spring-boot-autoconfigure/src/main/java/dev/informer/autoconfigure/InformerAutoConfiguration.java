@@ -82,7 +82,8 @@ public final class InformerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	WatchHealthPolicy informerWatchHealthPolicy(InformerProperties properties) {
-		return new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(), properties.getStartup().getTimeout());
+		return new WatchHealthPolicy(properties.getHealth().getWatchLossGrace(), properties.getStartup().getTimeout(),
+				properties.getHealth().getStaleAfter());
 	}
 
 	@Bean(name = CLIENT_BEAN_NAME)
@@ -155,7 +156,7 @@ public final class InformerAutoConfiguration {
 			for (InformerDeclaration declaration : declarations) {
 				ResourceInformer<?> informer = new ResourceInformer<>(resolver.resolve(declaration), publisher,
 						RetryPolicy.standard(failOnForbidden, declaration), recovery, clock);
-				informer.setBacklog(properties.getDelivery().backlogOptions());
+				informer.setBacklog(properties.getListeners().backlogOptions());
 				listObserver.ifUnique(informer::setListObserver);
 				informers.add(informer);
 			}
@@ -177,10 +178,11 @@ public final class InformerAutoConfiguration {
 				customizers.orderedStream().toList(),
 				new InformerLifecycle.StartupOptions(startup.isWaitForSync(), startup.getTimeout(),
 						startup.isFailOnTimeout(), startup.getMaxConcurrentLists(),
-						properties.getDelivery().getMaxThreads()));
-		lifecycle.setListenerExecutor(ListenerExecutorFactory.create(properties.getDelivery(),
-				context.getAutowireCapableBeanFactory(), environment));
+						properties.getListeners().getMaxThreads()));
+		lifecycle.setListenerExecutor(
+				ListenerExecutorFactory.create(properties, context.getAutowireCapableBeanFactory(), environment));
 		lifecycle.setTaskDecorator(taskDecorator.getIfUnique());
+		lifecycle.setStalenessCheckPeriod(properties.getHealth().getStalenessCheckPeriod());
 		return lifecycle;
 	}
 
@@ -206,7 +208,8 @@ public final class InformerAutoConfiguration {
 	static RecoveryOptions recoveryOptions(InformerProperties.Reliability reliability) {
 		// validated with the properties
 		return new RecoveryOptions(reliability.getReplaceStalledAfter(), reliability.getWatchAvailabilityWindow(), 0.5,
-				RecoveryOptions.backOff(reliability.getBackoffInitialInterval(), reliability.getBackoffMaxInterval()));
+				RecoveryOptions.backOff(reliability.getBackoffInitialInterval(), reliability.getBackoffMaxInterval()),
+				reliability.getRestartSilentWatchAfter());
 	}
 
 	static List<InformerDeclaration> declarations(InformerProperties properties) {

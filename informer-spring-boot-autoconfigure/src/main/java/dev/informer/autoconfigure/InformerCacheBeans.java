@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
 import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
@@ -67,7 +67,6 @@ final class InformerCacheBeans implements BeanDefinitionRegistryPostProcessor, E
 			return;
 		}
 		ResourceKindResolver resolver = ResourceKindResolver.withoutServer(this.classLoader);
-		BeanFactory beanFactory = (BeanFactory) registry;
 		for (InformerDeclaration declaration : declarations(properties)) {
 			Class<? extends HasMetadata> type;
 			try {
@@ -82,13 +81,28 @@ final class InformerCacheBeans implements BeanDefinitionRegistryPostProcessor, E
 			if (registry.containsBeanDefinition(beanName)) {
 				continue;
 			}
-			RootBeanDefinition definition = new RootBeanDefinition(ResourceCache.class);
+			// a factory method, not an instance supplier: Spring's AOT processing writes
+			// it
+			// as code (InformerAotProcessingTests), where it cannot write a lambda
+			RootBeanDefinition definition = new RootBeanDefinition(InformerCacheBeans.class);
+			definition.setFactoryMethodName("cache");
+			definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+			definition.setAutowireMode(AutowireCapableBeanFactory.AUTOWIRE_CONSTRUCTOR);
 			definition.setTargetType(ResolvableType.forClassWithGenerics(ResourceCache.class, type));
 			definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, name));
-			definition.setInstanceSupplier(() -> beanFactory.getBean(InformerRegistry.class).informer(name).getCache());
 			definition.setLazyInit(true);
 			registry.registerBeanDefinition(beanName, definition);
 		}
+	}
+
+	/**
+	 * The cache of an informer: the factory method of each {@code ResourceCache<T>} bean.
+	 * @param name the informer's name
+	 * @param registry the registry that holds it
+	 * @return its cache
+	 */
+	static ResourceCache<?> cache(String name, InformerRegistry registry) {
+		return registry.informer(name).getCache();
 	}
 
 	private static List<InformerDeclaration> declarations(InformerProperties properties) {

@@ -7,8 +7,9 @@ import org.springframework.core.Ordered;
 import dev.informer.InvalidInformerDeclarationException;
 
 /**
- * Explains an invalid informer declaration, or an invalid default of every declaration:
- * the property, its value, what is wrong and how to fix it.
+ * Explains an invalid informer declaration, an invalid default of every declaration, or a
+ * key under {@code informer.} that binds to nothing: the property, its value, what is
+ * wrong and how to fix it.
  * <p>
  * Ordered before Spring Boot's analyzer of
  * {@code InvalidConfigurationPropertyValueException} (the exception's superclass), which
@@ -18,12 +19,19 @@ class InformerFailureAnalyzer extends AbstractFailureAnalyzer<InvalidInformerDec
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidInformerDeclarationException cause) {
-		String declared = (cause.getInformerName() != null)
-				? "Informer '" + cause.getInformerName() + "' is declared with a value that cannot work:"
-				: "A default that every informer declaration inherits has a value that cannot work:";
+		String declared = (cause instanceof UnknownInformerPropertyException) ? unknown(cause)
+				: (cause.getInformerName() != null)
+						? "Informer '" + cause.getInformerName() + "' is declared with a value that cannot work:"
+						: "A default that every informer declaration inherits has a value that cannot work:";
 		String description = declared + "\n\n    Property: " + cause.getName() + "\n    Value:    " + cause.getValue()
 				+ "\n    Reason:   " + cause.getProblem();
 		return new FailureAnalysis(description, cause.getAction(), cause);
+	}
+
+	private static String unknown(InvalidInformerDeclarationException cause) {
+		return (cause.getInformerName() != null)
+				? "Informer '" + cause.getInformerName() + "' is declared with a key the starter does not know:"
+				: "A key under 'informer.' is not a property of the starter:";
 	}
 
 	@Override

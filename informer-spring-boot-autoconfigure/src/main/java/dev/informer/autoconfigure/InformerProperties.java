@@ -2,16 +2,23 @@ package dev.informer.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 
 import dev.informer.CacheMode;
 import dev.informer.DeclarationRules;
@@ -30,7 +37,7 @@ import dev.informer.runtime.replicas.DeliveryOptions;
  * @since 0.1.0
  */
 @ConfigurationProperties("informer")
-public class InformerProperties implements InitializingBean {
+public class InformerProperties implements InitializingBean, EnvironmentAware {
 
 	/**
 	 * A Kubernetes object name (DNS subdomain), as Lease names must be.
@@ -42,6 +49,14 @@ public class InformerProperties implements InitializingBean {
 	 * The longest group: a label value has at most 63 characters.
 	 */
 	static final int MAX_GROUP_LENGTH = 63;
+
+	static final String LISTENERS = "informer.listeners.";
+
+	static final String REPLICAS = "informer.replicas.";
+
+	static final String DELIVERY = "informer.delivery.";
+
+	static final String RESOURCES = "informer.resources.";
 
 	/**
 	 * Whether to start the declared informers.
@@ -89,6 +104,10 @@ public class InformerProperties implements InitializingBean {
 
 	private final Health health = new Health();
 
+	private final Listeners listeners = new Listeners();
+
+	private final Replicas replicas = new Replicas();
+
 	private final Delivery delivery = new Delivery();
 
 	private final Events events = new Events();
@@ -98,6 +117,10 @@ public class InformerProperties implements InitializingBean {
 	 * endpoint.
 	 */
 	private final Map<String, Resource> resources = new LinkedHashMap<>();
+
+	private final DeprecatedAliases aliases = new DeprecatedAliases();
+
+	private @Nullable Environment environment;
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -159,6 +182,21 @@ public class InformerProperties implements InitializingBean {
 		return this.health;
 	}
 
+	public Listeners getListeners() {
+		return this.listeners;
+	}
+
+	public Replicas getReplicas() {
+		return this.replicas;
+	}
+
+	/**
+	 * Return the deprecated aliases {@code informer.delivery.*}.
+	 * @return the aliases
+	 * @deprecated since 0.1.0 for removal in the next release, in favour of
+	 * {@link #getListeners()} and {@link #getReplicas()}
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
 	public Delivery getDelivery() {
 		return this.delivery;
 	}
@@ -172,7 +210,16 @@ public class InformerProperties implements InitializingBean {
 	}
 
 	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
 	public void afterPropertiesSet() {
+		// first: a misspelt key explains the other values better than any rule on them
+		if (this.environment != null) {
+			InformerPropertyKeys.check(ConfigurationPropertySources.get(this.environment));
+		}
 		DeclarationRules.checkDefaults(this.resyncPeriod, this.listPageSize);
 		requirePositive("informer.startup.timeout", this.startup.getTimeout(), "for example '60s'; to start "
 				+ "without waiting for informers set informer.startup.wait-for-sync=false instead");
@@ -180,8 +227,37 @@ public class InformerProperties implements InitializingBean {
 				"for example '90s' "
 						+ "(the default): fabric8 reopens a watch routinely and, after failures, with a backoff of up "
 						+ "to 32 s, so a shorter grace makes health flap");
+		Duration stalenessCheckPeriod = this.health.getStalenessCheckPeriod();
+		if (stalenessCheckPeriod.isNegative()
+				|| (!stalenessCheckPeriod.isZero() && stalenessCheckPeriod.compareTo(Duration.ofSeconds(1)) < 0)) {
+			throw invalid("informer.health.staleness-check-period", stalenessCheckPeriod,
+					"must be 0 (no check) or at least 1s: each check is one request per watch; for example '1m' "
+							+ "(the default)");
+		}
 		this.reliability.validate();
-		this.delivery.validate();
+		requirePositive("informer.health.stale-after", this.health.getStaleAfter(),
+				"for example '65s' (the default), above the API server's bookmark interval of one minute");
+		this.delivery.applyTo(this.listeners, this.replicas, this.aliases);
+		this.resources.forEach((name, resource) -> resource.applyAliases(RESOURCES + name + ".", this.aliases));
+		this.listeners.validate(this.aliases::nameOf);
+		this.replicas.validate(this.aliases::nameOf);
+		Duration restart = this.reliability.getRestartSilentWatchAfter();
+		if (this.replicas.getStepDownStaleAfter().compareTo(restart) <= 0) {
+			throw invalid(REPLICAS + "step-down-stale-after", this.replicas.getStepDownStaleAfter(),
+					"must be longer than informer.reliability.restart-silent-watch-after (" + simple(restart)
+							+ "), so that a silent watch is restarted before this replica gives up its part; "
+							+ "for example '2m' (the default) with '75s'");
+		}
+	}
+
+	/**
+	 * Return the name of the property a value was set with: the deprecated alias the
+	 * value came from, else the property itself.
+	 * @param property the name of a property
+	 * @return the name the user set it by
+	 */
+	String nameOf(String property) {
+		return this.aliases.nameOf(property);
 	}
 
 	private static void requirePositive(String property, Duration value, String fix) {
@@ -195,7 +271,9 @@ public class InformerProperties implements InitializingBean {
 	}
 
 	private static InvalidConfigurationPropertyValueException invalid(String property, Object value, String reason) {
-		return new InvalidConfigurationPropertyValueException(property, value, reason);
+		// a duration as the user writes it ('-1s'), not in ISO-8601 ('PT-1S')
+		Object written = (value instanceof Duration duration) ? simple(duration) : value;
+		return new InvalidConfigurationPropertyValueException(property, written, reason);
 	}
 
 	/**
@@ -271,9 +349,10 @@ public class InformerProperties implements InitializingBean {
 		private boolean failOnForbidden = true;
 
 		/**
-		 * How many watches (one per informer and namespace) may run their initial list at
-		 * once; the others wait for one to finish. Keeps hundreds of watches from sending
-		 * hundreds of LISTs to the API server at the same moment. 0 for no cap.
+		 * How many watches (one per informer and namespace) may list at once, initial
+		 * lists, relists and replacements alike; the others wait for one to finish. Keeps
+		 * hundreds of watches from sending hundreds of LISTs to the API server at the
+		 * same moment. 0 for no cap.
 		 */
 		private int maxConcurrentLists = 10;
 
@@ -320,17 +399,121 @@ public class InformerProperties implements InitializingBean {
 	}
 
 	/**
+	 * How resource events reach this replica's listeners: the threads that run them and
+	 * the bound of what waits for them.
+	 *
+	 * @since 0.1.0
+	 */
+	public static class Listeners {
+
+		/**
+		 * The most threads that run listeners at once, over all informers. Events of one
+		 * namespace always arrive in order, on one thread at a time; namespaces beyond
+		 * this many wait for a thread.
+		 */
+		private int maxThreads = 8;
+
+		/**
+		 * The most changes one watch (an informer, or one of its namespaces) holds for
+		 * its listeners, in fabric8's queue and the starter's together, before 'overflow'
+		 * applies. Unbounded when not set: every change is delivered as it happened,
+		 * however far listeners fall behind.
+		 */
+		private @Nullable Long maxBacklog;
+
+		/**
+		 * What happens once a watch's backlog reaches 'max-backlog': 'coalesce' (keep
+		 * only the latest state of each object, health OUT_OF_SERVICE while at the bound)
+		 * or 'fail' (stop the watch, health DOWN).
+		 */
+		private BacklogOptions.Overflow overflow = BacklogOptions.Overflow.COALESCE;
+
+		/**
+		 * The name of the Executor bean (a TaskExecutor such as
+		 * 'applicationTaskExecutor') that runs listeners; each watch still runs on one of
+		 * its threads at a time, in order. When not set: a virtual thread per task with
+		 * 'spring.threads.virtual.enabled=true' on Java 21 or later, else the starter's
+		 * own threads ('max-threads').
+		 */
+		private @Nullable String executor;
+
+		// what was set, so that a deprecated alias can tell a setting from a default
+		private final Set<String> assigned = new HashSet<>();
+
+		void validate(UnaryOperator<String> names) {
+			if (this.maxBacklog != null && this.maxBacklog < 1) {
+				throw invalid(names.apply(LISTENERS + "max-backlog"), this.maxBacklog,
+						"must be at least 1, for example '10000'; leave it unset for no bound");
+			}
+			if (this.maxThreads < 1) {
+				throw invalid(names.apply(LISTENERS + "max-threads"), this.maxThreads,
+						"must be at least 1, for example '8' (the default)");
+			}
+		}
+
+		boolean isAssigned(String property) {
+			return this.assigned.contains(property);
+		}
+
+		public int getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(int maxThreads) {
+			this.maxThreads = maxThreads;
+			this.assigned.add("max-threads");
+		}
+
+		public @Nullable Long getMaxBacklog() {
+			return this.maxBacklog;
+		}
+
+		public void setMaxBacklog(@Nullable Long maxBacklog) {
+			this.maxBacklog = maxBacklog;
+			this.assigned.add("max-backlog");
+		}
+
+		public BacklogOptions.Overflow getOverflow() {
+			return this.overflow;
+		}
+
+		public void setOverflow(BacklogOptions.Overflow overflow) {
+			this.overflow = overflow;
+			this.assigned.add("overflow");
+		}
+
+		public @Nullable String getExecutor() {
+			return this.executor;
+		}
+
+		public void setExecutor(@Nullable String executor) {
+			this.executor = executor;
+			this.assigned.add("executor");
+		}
+
+		/**
+		 * Return the backlog bound these properties set.
+		 * @return the options
+		 */
+		public BacklogOptions backlogOptions() {
+			return (this.maxBacklog != null) ? new BacklogOptions(this.maxBacklog, this.overflow)
+					: BacklogOptions.UNBOUNDED;
+		}
+
+	}
+
+	/**
 	 * How the replicas of an application share the delivery of resource events, on
 	 * Kubernetes Leases.
 	 *
 	 * @since 0.1.0
 	 */
-	public static class Delivery {
+	public static class Replicas {
 
 		/**
 		 * Which replicas publish resource events: 'all' (every replica), 'leader' (only
 		 * the holder of the group's Lease) or 'sharded' (each object by exactly one live
-		 * member). Informers may override it with 'delivery-mode'.
+		 * member). Informers may override it with 'replicas.mode'.
 		 */
 		private DeliveryMode mode = DeliveryMode.ALL;
 
@@ -384,62 +567,39 @@ public class InformerProperties implements InitializingBean {
 		private boolean readiness;
 
 		/**
-		 * The most threads that run listeners at once, over all informers. Events of one
-		 * namespace always arrive in order, on one thread at a time; namespaces beyond
-		 * this many wait for a thread.
+		 * How long a watch of a 'leader' or 'sharded' informer may stay behind (not
+		 * watching, silent for longer than 'informer.health.stale-after', or its cache
+		 * behind the API server's resourceVersion) before this replica gives up its part
+		 * (the group's Lease, or its member Lease and range) until its watches are
+		 * current again. Longer than 'informer.reliability.restart-silent-watch-after',
+		 * so that a silent watch is restarted first.
 		 */
-		private int maxThreads = 8;
+		private Duration stepDownStaleAfter = Duration.ofMinutes(2);
 
-		/**
-		 * The most changes one watch (an informer, or one of its namespaces) holds for
-		 * its listeners, in fabric8's queue and the starter's together, before 'overflow'
-		 * applies. Unbounded when not set: every change is delivered as it happened,
-		 * however far listeners fall behind.
-		 */
-		private @Nullable Long maxBacklog;
+		// what was set, so that a deprecated alias can tell a setting from a default
+		private final Set<String> assigned = new HashSet<>();
 
-		/**
-		 * What happens once a watch's backlog reaches 'max-backlog': 'coalesce' (keep
-		 * only the latest state of each object, health OUT_OF_SERVICE while at the bound)
-		 * or 'fail' (stop the watch, health DOWN).
-		 */
-		private BacklogOptions.Overflow overflow = BacklogOptions.Overflow.COALESCE;
-
-		/**
-		 * The name of the Executor bean (a TaskExecutor such as
-		 * 'applicationTaskExecutor') that runs listeners; each watch still runs on one of
-		 * its threads at a time, in order. When not set: a virtual thread per task with
-		 * 'spring.threads.virtual.enabled=true' on Java 21 or later, else the starter's
-		 * own threads ('max-threads').
-		 */
-		private @Nullable String executor;
-
-		void validate() {
-			if (this.maxBacklog != null && this.maxBacklog < 1) {
-				throw invalid("informer.delivery.max-backlog", this.maxBacklog,
-						"must be at least 1, for example '10000'; leave it unset for no bound");
-			}
-			if (this.maxThreads < 1) {
-				throw invalid("informer.delivery.max-threads", this.maxThreads,
-						"must be at least 1, for example '8' (the default)");
-			}
+		void validate(UnaryOperator<String> names) {
 			if (this.group != null) {
-				validateGroup(this.group);
+				validateGroup(names.apply(REPLICAS + "group"), this.group);
 			}
-			requireWholeSeconds(this.leaseDuration);
-			requirePositive("informer.delivery.retry-period", this.retryPeriod, "for example '2s'");
+			String leaseDuration = names.apply(REPLICAS + "lease-duration");
+			String renewDeadline = names.apply(REPLICAS + "renew-deadline");
+			String retryPeriod = names.apply(REPLICAS + "retry-period");
+			requireWholeSeconds(leaseDuration, this.leaseDuration);
+			requirePositive(retryPeriod, this.retryPeriod, "for example '2s'");
 			// fabric8's elector waits up to 2.2 retry periods between attempts,
 			// and refuses to start unless a renewal fits twice in the deadline
 			long retry = this.retryPeriod.toMillis();
 			if (this.renewDeadline.toMillis() <= retry + (retry * 12 + 9) / 10) {
-				throw invalid("informer.delivery.renew-deadline", this.renewDeadline,
-						"must be longer than 2.2 x informer.delivery.retry-period (" + simple(this.retryPeriod)
+				throw invalid(renewDeadline, this.renewDeadline,
+						"must be longer than 2.2 x " + retryPeriod + " (" + simple(this.retryPeriod)
 								+ "): fabric8 waits up to that long between two attempts to renew; for example "
 								+ "'10s' with '2s'");
 			}
 			if (this.leaseDuration.compareTo(this.renewDeadline) <= 0) {
-				throw invalid("informer.delivery.lease-duration", this.leaseDuration,
-						"must be longer than informer.delivery.renew-deadline (" + simple(this.renewDeadline)
+				throw invalid(leaseDuration, this.leaseDuration,
+						"must be longer than " + renewDeadline + " (" + simple(this.renewDeadline)
 								+ "), so that a leader stops publishing before another replica may take over; "
 								+ "for example '15s' with '10s'");
 			}
@@ -451,10 +611,10 @@ public class InformerProperties implements InitializingBean {
 		 * after 1 s, and anything under a second is written as 0, which the API server
 		 * refuses (HTTP 422).
 		 */
-		private static void requireWholeSeconds(Duration leaseDuration) {
+		private static void requireWholeSeconds(String property, Duration leaseDuration) {
 			if (leaseDuration.isNegative() || leaseDuration.getNano() != 0 || leaseDuration.isZero()) {
 				long written = Math.max(0, leaseDuration.getSeconds());
-				throw invalid("informer.delivery.lease-duration", leaseDuration,
+				throw invalid(property, leaseDuration,
 						"must be whole seconds, at least 1s: a Lease stores its duration in seconds and this one "
 								+ "would be written as " + written + " s"
 								+ ((written == 0) ? ", which the API server refuses" : "") + "; for example '"
@@ -462,18 +622,22 @@ public class InformerProperties implements InitializingBean {
 			}
 		}
 
-		private static void validateGroup(String group) {
+		private static void validateGroup(String property, String group) {
 			if (!LEASE_NAME.matcher(group).matches()) {
-				throw invalid("informer.delivery.group", group,
+				throw invalid(property, group,
 						"must be a valid Kubernetes name (lower case letters, digits, '-' and '.'), "
 								+ "for example 'orders-service'");
 			}
 			if (group.length() > MAX_GROUP_LENGTH) {
-				throw invalid("informer.delivery.group", group,
+				throw invalid(property, group,
 						"must be at most " + MAX_GROUP_LENGTH + " characters (it has " + group.length()
 								+ "): it is the value of the label " + DeliveryOptions.GROUP_LABEL
 								+ " on the Leases of a sharded group's members; for example 'orders-service'");
 			}
+		}
+
+		boolean isAssigned(String property) {
+			return this.assigned.contains(property);
 		}
 
 		public DeliveryMode getMode() {
@@ -482,6 +646,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setMode(DeliveryMode mode) {
 			this.mode = mode;
+			this.assigned.add("mode");
 		}
 
 		public @Nullable String getGroup() {
@@ -490,6 +655,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setGroup(@Nullable String group) {
 			this.group = group;
+			this.assigned.add("group");
 		}
 
 		public @Nullable String getIdentity() {
@@ -498,6 +664,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setIdentity(@Nullable String identity) {
 			this.identity = identity;
+			this.assigned.add("identity");
 		}
 
 		public @Nullable String getLeaseNamespace() {
@@ -506,6 +673,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setLeaseNamespace(@Nullable String leaseNamespace) {
 			this.leaseNamespace = leaseNamespace;
+			this.assigned.add("lease-namespace");
 		}
 
 		public Duration getLeaseDuration() {
@@ -514,6 +682,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setLeaseDuration(Duration leaseDuration) {
 			this.leaseDuration = leaseDuration;
+			this.assigned.add("lease-duration");
 		}
 
 		public Duration getRenewDeadline() {
@@ -522,6 +691,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setRenewDeadline(Duration renewDeadline) {
 			this.renewDeadline = renewDeadline;
+			this.assigned.add("renew-deadline");
 		}
 
 		public Duration getRetryPeriod() {
@@ -530,47 +700,7 @@ public class InformerProperties implements InitializingBean {
 
 		public void setRetryPeriod(Duration retryPeriod) {
 			this.retryPeriod = retryPeriod;
-		}
-
-		public int getMaxThreads() {
-			return this.maxThreads;
-		}
-
-		public void setMaxThreads(int maxThreads) {
-			this.maxThreads = maxThreads;
-		}
-
-		public @Nullable Long getMaxBacklog() {
-			return this.maxBacklog;
-		}
-
-		public void setMaxBacklog(@Nullable Long maxBacklog) {
-			this.maxBacklog = maxBacklog;
-		}
-
-		public @Nullable String getExecutor() {
-			return this.executor;
-		}
-
-		public void setExecutor(@Nullable String executor) {
-			this.executor = executor;
-		}
-
-		public BacklogOptions.Overflow getOverflow() {
-			return this.overflow;
-		}
-
-		public void setOverflow(BacklogOptions.Overflow overflow) {
-			this.overflow = overflow;
-		}
-
-		/**
-		 * Return the backlog bound these properties set.
-		 * @return the options
-		 */
-		public BacklogOptions backlogOptions() {
-			return (this.maxBacklog != null) ? new BacklogOptions(this.maxBacklog, this.overflow)
-					: BacklogOptions.UNBOUNDED;
+			this.assigned.add("retry-period");
 		}
 
 		public boolean isServerSharding() {
@@ -579,6 +709,16 @@ public class InformerProperties implements InitializingBean {
 
 		public void setServerSharding(boolean serverSharding) {
 			this.serverSharding = serverSharding;
+			this.assigned.add("server-sharding");
+		}
+
+		public Duration getStepDownStaleAfter() {
+			return this.stepDownStaleAfter;
+		}
+
+		public void setStepDownStaleAfter(Duration stepDownStaleAfter) {
+			this.stepDownStaleAfter = stepDownStaleAfter;
+			this.assigned.add("step-down-stale-after");
 		}
 
 		public boolean isReadiness() {
@@ -587,6 +727,233 @@ public class InformerProperties implements InitializingBean {
 
 		public void setReadiness(boolean readiness) {
 			this.readiness = readiness;
+			this.assigned.add("readiness");
+		}
+
+	}
+
+	/**
+	 * The properties {@code informer.delivery.*} were before they were split by concern
+	 * into {@code informer.listeners.*} and {@code informer.replicas.*}. Each is a
+	 * deprecated alias of its replacement, applied to it once bound.
+	 *
+	 * @since 0.1.0
+	 * @deprecated since 0.1.0 for removal in the next release, in favour of
+	 * {@link Listeners} and {@link Replicas}
+	 */
+	@Deprecated(since = "0.1.0", forRemoval = true)
+	public static class Delivery {
+
+		/**
+		 * Which replicas publish resource events.
+		 */
+		private @Nullable DeliveryMode mode;
+
+		/**
+		 * The group the replicas form, and the name of its Leases.
+		 */
+		private @Nullable String group;
+
+		/**
+		 * This replica's identity in the Leases.
+		 */
+		private @Nullable String identity;
+
+		/**
+		 * The namespace of the Leases.
+		 */
+		private @Nullable String leaseNamespace;
+
+		/**
+		 * How long a Lease lasts without renewal before another replica may take it.
+		 */
+		private @Nullable Duration leaseDuration;
+
+		/**
+		 * How long a holder keeps trying to renew its Lease before it stops publishing.
+		 */
+		private @Nullable Duration renewDeadline;
+
+		/**
+		 * How often Leases are renewed, tried and read.
+		 */
+		private @Nullable Duration retryPeriod;
+
+		/**
+		 * Whether sharded informers list and watch only their range when the API server
+		 * serves shard selectors.
+		 */
+		private @Nullable Boolean serverSharding;
+
+		/**
+		 * Whether the 'delivery' health component is part of the readiness group.
+		 */
+		private @Nullable Boolean readiness;
+
+		/**
+		 * The most threads that run listeners at once, over all informers.
+		 */
+		private @Nullable Integer maxThreads;
+
+		/**
+		 * The most changes one watch holds for its listeners before 'overflow' applies.
+		 */
+		private @Nullable Long maxBacklog;
+
+		/**
+		 * What happens once a watch's backlog reaches 'max-backlog'.
+		 */
+		private BacklogOptions.@Nullable Overflow overflow;
+
+		/**
+		 * The name of the Executor bean that runs listeners.
+		 */
+		private @Nullable String executor;
+
+		void applyTo(Listeners listeners, Replicas replicas, DeprecatedAliases aliases) {
+			aliases.apply(DELIVERY + "max-threads", this.maxThreads, LISTENERS + "max-threads",
+					listeners.isAssigned("max-threads"), listeners.getMaxThreads(), listeners::setMaxThreads);
+			aliases.apply(DELIVERY + "max-backlog", this.maxBacklog, LISTENERS + "max-backlog",
+					listeners.isAssigned("max-backlog"), listeners.getMaxBacklog(), listeners::setMaxBacklog);
+			aliases.apply(DELIVERY + "overflow", this.overflow, LISTENERS + "overflow",
+					listeners.isAssigned("overflow"), listeners.getOverflow(), listeners::setOverflow);
+			aliases.apply(DELIVERY + "executor", this.executor, LISTENERS + "executor",
+					listeners.isAssigned("executor"), listeners.getExecutor(), listeners::setExecutor);
+			aliases.apply(DELIVERY + "mode", this.mode, REPLICAS + "mode", replicas.isAssigned("mode"),
+					replicas.getMode(), replicas::setMode);
+			aliases.apply(DELIVERY + "group", this.group, REPLICAS + "group", replicas.isAssigned("group"),
+					replicas.getGroup(), replicas::setGroup);
+			aliases.apply(DELIVERY + "identity", this.identity, REPLICAS + "identity", replicas.isAssigned("identity"),
+					replicas.getIdentity(), replicas::setIdentity);
+			aliases.apply(DELIVERY + "lease-namespace", this.leaseNamespace, REPLICAS + "lease-namespace",
+					replicas.isAssigned("lease-namespace"), replicas.getLeaseNamespace(), replicas::setLeaseNamespace);
+			aliases.apply(DELIVERY + "lease-duration", this.leaseDuration, REPLICAS + "lease-duration",
+					replicas.isAssigned("lease-duration"), replicas.getLeaseDuration(), replicas::setLeaseDuration);
+			aliases.apply(DELIVERY + "renew-deadline", this.renewDeadline, REPLICAS + "renew-deadline",
+					replicas.isAssigned("renew-deadline"), replicas.getRenewDeadline(), replicas::setRenewDeadline);
+			aliases.apply(DELIVERY + "retry-period", this.retryPeriod, REPLICAS + "retry-period",
+					replicas.isAssigned("retry-period"), replicas.getRetryPeriod(), replicas::setRetryPeriod);
+			aliases.apply(DELIVERY + "server-sharding", this.serverSharding, REPLICAS + "server-sharding",
+					replicas.isAssigned("server-sharding"), replicas.isServerSharding(), replicas::setServerSharding);
+			aliases.apply(DELIVERY + "readiness", this.readiness, REPLICAS + "readiness",
+					replicas.isAssigned("readiness"), replicas.isReadiness(), replicas::setReadiness);
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "mode", since = "0.1.0")
+		public @Nullable DeliveryMode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(@Nullable DeliveryMode mode) {
+			this.mode = mode;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "group", since = "0.1.0")
+		public @Nullable String getGroup() {
+			return this.group;
+		}
+
+		public void setGroup(@Nullable String group) {
+			this.group = group;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "identity", since = "0.1.0")
+		public @Nullable String getIdentity() {
+			return this.identity;
+		}
+
+		public void setIdentity(@Nullable String identity) {
+			this.identity = identity;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "lease-namespace", since = "0.1.0")
+		public @Nullable String getLeaseNamespace() {
+			return this.leaseNamespace;
+		}
+
+		public void setLeaseNamespace(@Nullable String leaseNamespace) {
+			this.leaseNamespace = leaseNamespace;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "lease-duration", since = "0.1.0")
+		public @Nullable Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(@Nullable Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "renew-deadline", since = "0.1.0")
+		public @Nullable Duration getRenewDeadline() {
+			return this.renewDeadline;
+		}
+
+		public void setRenewDeadline(@Nullable Duration renewDeadline) {
+			this.renewDeadline = renewDeadline;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "retry-period", since = "0.1.0")
+		public @Nullable Duration getRetryPeriod() {
+			return this.retryPeriod;
+		}
+
+		public void setRetryPeriod(@Nullable Duration retryPeriod) {
+			this.retryPeriod = retryPeriod;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "server-sharding", since = "0.1.0")
+		public @Nullable Boolean getServerSharding() {
+			return this.serverSharding;
+		}
+
+		public void setServerSharding(@Nullable Boolean serverSharding) {
+			this.serverSharding = serverSharding;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = REPLICAS + "readiness", since = "0.1.0")
+		public @Nullable Boolean getReadiness() {
+			return this.readiness;
+		}
+
+		public void setReadiness(@Nullable Boolean readiness) {
+			this.readiness = readiness;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = LISTENERS + "max-threads", since = "0.1.0")
+		public @Nullable Integer getMaxThreads() {
+			return this.maxThreads;
+		}
+
+		public void setMaxThreads(@Nullable Integer maxThreads) {
+			this.maxThreads = maxThreads;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = LISTENERS + "max-backlog", since = "0.1.0")
+		public @Nullable Long getMaxBacklog() {
+			return this.maxBacklog;
+		}
+
+		public void setMaxBacklog(@Nullable Long maxBacklog) {
+			this.maxBacklog = maxBacklog;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = LISTENERS + "overflow", since = "0.1.0")
+		public BacklogOptions.@Nullable Overflow getOverflow() {
+			return this.overflow;
+		}
+
+		public void setOverflow(BacklogOptions.@Nullable Overflow overflow) {
+			this.overflow = overflow;
+		}
+
+		@DeprecatedConfigurationProperty(replacement = LISTENERS + "executor", since = "0.1.0")
+		public @Nullable String getExecutor() {
+			return this.executor;
+		}
+
+		public void setExecutor(@Nullable String executor) {
+			this.executor = executor;
 		}
 
 	}
@@ -607,12 +974,45 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private Duration watchLossGrace = Duration.ofSeconds(90);
 
+		/**
+		 * How often to read the API server's current resourceVersion for each watch (a
+		 * consistent list of at most one object), to tell how far its cache is behind:
+		 * one request per watch per period. 0 turns the check off. The API server sends
+		 * an idle watch a bookmark about once a minute, so a healthy cache reaches what
+		 * was read within about a minute.
+		 */
+		private Duration stalenessCheckPeriod = Duration.ofMinutes(1);
+
+		public Duration getStalenessCheckPeriod() {
+			return this.stalenessCheckPeriod;
+		}
+
+		public void setStalenessCheckPeriod(Duration stalenessCheckPeriod) {
+			this.stalenessCheckPeriod = stalenessCheckPeriod;
+		}
+
 		public Duration getWatchLossGrace() {
 			return this.watchLossGrace;
 		}
 
 		public void setWatchLossGrace(Duration watchLossGrace) {
 			this.watchLossGrace = watchLossGrace;
+		}
+
+		/**
+		 * How long nothing (no event, no bookmark) may arrive on an open watch before its
+		 * health is OUT_OF_SERVICE with the reason "Stale" (readiness only). The API
+		 * server sends an idle watch a bookmark every minute; keep this above that and
+		 * below informer.reliability.restart-silent-watch-after.
+		 */
+		private Duration staleAfter = Duration.ofSeconds(65);
+
+		public Duration getStaleAfter() {
+			return this.staleAfter;
+		}
+
+		public void setStaleAfter(Duration staleAfter) {
+			this.staleAfter = staleAfter;
 		}
 
 	}
@@ -624,6 +1024,8 @@ public class InformerProperties implements InitializingBean {
 	 * @since 0.1.0
 	 */
 	public static class Reliability {
+
+		private static final Duration MIN_RESTART_SILENT_WATCH_AFTER = Duration.ofSeconds(5);
 
 		/**
 		 * Replace an informer whose watch has not been open for this long. fabric8
@@ -651,6 +1053,16 @@ public class InformerProperties implements InitializingBean {
 		 * Longest wait between consecutive replacements.
 		 */
 		private Duration backoffMaxInterval = Duration.ofMinutes(5);
+
+		/**
+		 * End a watch connection on which nothing (no event, no bookmark) arrived for
+		 * this long, and watch again from the last resourceVersion on a new connection
+		 * (no relist). A connection that a lost NAT entry or load balancer state
+		 * black-holed never closes by itself. The API server sends an idle watch a
+		 * bookmark every minute: a bound below that restarts idle watches needlessly (one
+		 * request each, no relist).
+		 */
+		private Duration restartSilentWatchAfter = Duration.ofSeconds(75);
 
 		public Duration getReplaceStalledAfter() {
 			return this.replaceStalledAfter;
@@ -684,6 +1096,14 @@ public class InformerProperties implements InitializingBean {
 			this.backoffMaxInterval = backoffMaxInterval;
 		}
 
+		public Duration getRestartSilentWatchAfter() {
+			return this.restartSilentWatchAfter;
+		}
+
+		public void setRestartSilentWatchAfter(Duration restartSilentWatchAfter) {
+			this.restartSilentWatchAfter = restartSilentWatchAfter;
+		}
+
 		void validate() {
 			requirePositive("informer.reliability.replace-stalled-after", this.replaceStalledAfter,
 					"for example '2m' (the default)");
@@ -693,6 +1113,12 @@ public class InformerProperties implements InitializingBean {
 					"for example '1s' (the default)");
 			requirePositive("informer.reliability.backoff-max-interval", this.backoffMaxInterval,
 					"for example '5m' (the default)");
+			if (this.restartSilentWatchAfter.compareTo(MIN_RESTART_SILENT_WATCH_AFTER) < 0) {
+				throw invalid("informer.reliability.restart-silent-watch-after", this.restartSilentWatchAfter,
+						"must be at least " + simple(MIN_RESTART_SILENT_WATCH_AFTER)
+								+ " (a reconnect takes about a second); use for example '75s' (the default), "
+								+ "above the API server's bookmark interval of one minute");
+			}
 			if (this.backoffMaxInterval.compareTo(this.backoffInitialInterval) < 0) {
 				throw invalid("informer.reliability.backoff-max-interval", this.backoffMaxInterval,
 						"must not be shorter than informer.reliability.backoff-initial-interval ("
@@ -775,9 +1201,11 @@ public class InformerProperties implements InitializingBean {
 		 */
 		private @Nullable Boolean stripManagedFields;
 
+		private final Replicas replicas = new Replicas();
+
 		/**
-		 * Which replicas publish this informer's resource events; overrides
-		 * 'informer.delivery.mode'.
+		 * Which replicas publish this informer's resource events: deprecated alias of
+		 * 'replicas.mode'.
 		 */
 		private @Nullable DeliveryMode deliveryMode;
 
@@ -914,12 +1342,36 @@ public class InformerProperties implements InitializingBean {
 			this.listPageSize = listPageSize;
 		}
 
+		public Replicas getReplicas() {
+			return this.replicas;
+		}
+
+		/**
+		 * Return the deprecated alias of {@code replicas.mode}.
+		 * @return the delivery mode
+		 * @deprecated since 0.1.0 for removal in the next release, in favour of
+		 * {@code getReplicas().getMode()}
+		 */
+		@Deprecated(since = "0.1.0", forRemoval = true)
+		@DeprecatedConfigurationProperty(replacement = "informer.resources.<name>.replicas.mode", since = "0.1.0")
 		public @Nullable DeliveryMode getDeliveryMode() {
 			return this.deliveryMode;
 		}
 
+		/**
+		 * Set the deprecated alias of {@code replicas.mode}.
+		 * @param deliveryMode the delivery mode
+		 * @deprecated since 0.1.0 for removal in the next release, in favour of
+		 * {@code getReplicas().setMode(...)}
+		 */
+		@Deprecated(since = "0.1.0", forRemoval = true)
 		public void setDeliveryMode(@Nullable DeliveryMode deliveryMode) {
 			this.deliveryMode = deliveryMode;
+		}
+
+		void applyAliases(String prefix, DeprecatedAliases aliases) {
+			aliases.apply(prefix + "delivery-mode", this.deliveryMode, prefix + "replicas.mode",
+					this.replicas.getMode() != null, this.replicas.getMode(), this.replicas::setMode);
 		}
 
 		public @Nullable Boolean getStripManagedFields() {
@@ -936,6 +1388,29 @@ public class InformerProperties implements InitializingBean {
 
 		public void setCache(CacheMode cache) {
 			this.cache = cache;
+		}
+
+		/**
+		 * How the replicas share this informer's resource events.
+		 *
+		 * @since 0.1.0
+		 */
+		public static class Replicas {
+
+			/**
+			 * Which replicas publish this informer's resource events: 'all', 'leader' or
+			 * 'sharded'. Defaults to 'informer.replicas.mode'.
+			 */
+			private @Nullable DeliveryMode mode;
+
+			public @Nullable DeliveryMode getMode() {
+				return this.mode;
+			}
+
+			public void setMode(@Nullable DeliveryMode mode) {
+				this.mode = mode;
+			}
+
 		}
 
 	}

@@ -14,15 +14,15 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Chooses where listeners run: the {@link Executor} bean
- * {@code informer.delivery.executor} names; else, with
+ * {@code informer.listeners.executor} names; else, with
  * {@code spring.threads.virtual.enabled=true} on Java 21 or later, a virtual thread per
  * task (detected at run time: on Java 17 the property is ignored, as Spring Boot ignores
  * it); else {@code null}, the starter's own threads
- * ({@code informer.delivery.max-threads}).
+ * ({@code informer.listeners.max-threads}).
  */
 final class ListenerExecutorFactory {
 
-	static final String PROPERTY = "informer.delivery.executor";
+	static final String PROPERTY = InformerProperties.LISTENERS + "executor";
 
 	/** The prefix of the names of virtual listener threads. */
 	static final String VIRTUAL_THREAD_PREFIX = "informer-listener-virtual-";
@@ -30,21 +30,21 @@ final class ListenerExecutorFactory {
 	private ListenerExecutorFactory() {
 	}
 
-	static @Nullable Executor create(InformerProperties.Delivery delivery, BeanFactory beanFactory,
-			Environment environment) {
-		String name = delivery.getExecutor();
+	static @Nullable Executor create(InformerProperties properties, BeanFactory beanFactory, Environment environment) {
+		String name = properties.getListeners().getExecutor();
 		if (name != null) {
+			String property = properties.nameOf(PROPERTY);
 			try {
 				return beanFactory.getBean(name, Executor.class);
 			}
 			catch (BeanNotOfRequiredTypeException ex) {
-				throw new InvalidConfigurationPropertyValueException(PROPERTY, name,
+				throw new InvalidConfigurationPropertyValueException(property, name,
 						"names a bean of type " + ex.getActualType().getName()
 								+ ", not a java.util.concurrent.Executor; "
 								+ "name a TaskExecutor bean, for example 'applicationTaskExecutor'");
 			}
 			catch (NoSuchBeanDefinitionException ex) {
-				throw new InvalidConfigurationPropertyValueException(PROPERTY, name,
+				throw new InvalidConfigurationPropertyValueException(property, name,
 						"names no bean; name a TaskExecutor bean, for example 'applicationTaskExecutor', "
 								+ "or remove the property to use the starter's own threads");
 			}

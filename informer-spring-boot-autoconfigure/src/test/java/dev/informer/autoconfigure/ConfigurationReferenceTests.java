@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code docs/configuration.md} lists exactly the properties of the generated
  * configuration metadata, with the same type, default and description, and every property
  * of an informer declaration ({@link InformerProperties.Resource}, a map value the
- * metadata does not describe) with its type.
+ * metadata does not describe) with its type; its table of renamed properties lists
+ * exactly the deprecated ones, each with the replacement the metadata gives.
  */
 class ConfigurationReferenceTests {
 
@@ -34,6 +36,9 @@ class ConfigurationReferenceTests {
 	private static final Path REFERENCE = Path.of("../docs/configuration.md");
 
 	private static final Pattern ROW = Pattern.compile("^\\| `([^`]+)` \\| `([^`]+)` \\| (`[^`]*`|-) \\| (.+) \\|$",
+			Pattern.MULTILINE);
+
+	private static final Pattern RENAMED = Pattern.compile("^\\| `(informer\\.[^`]+)` \\| `([^`]+)` \\|$",
 			Pattern.MULTILINE);
 
 	private static final String RESOURCE = "informer.resources.<name>.";
@@ -45,8 +50,9 @@ class ConfigurationReferenceTests {
 		Map<String, Row> expected = new LinkedHashMap<>();
 		for (JsonNode property : metadata.get("properties")) {
 			String name = property.get("name").asText();
-			if (name.equals("informer.resources")) {
-				continue; // documented entry by entry, below
+			if (name.equals("informer.resources") || property.has("deprecation")) {
+				continue; // documented entry by entry, and in the table of renamed
+							// properties
 			}
 			String type = property.get("type").asText();
 			JsonNode defaultValue = property.get("defaultValue");
@@ -64,8 +70,15 @@ class ConfigurationReferenceTests {
 	void everyPropertyOfAnInformerDeclarationIsDocumentedWithItsType() throws IOException {
 		Map<String, String> expected = new LinkedHashMap<>();
 		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(InformerProperties.Resource.class)) {
-			if (property.getWriteMethod() != null) {
+			if (property.getWriteMethod() != null && !property.getReadMethod().isAnnotationPresent(Deprecated.class)) {
 				expected.put(RESOURCE + kebab(property.getName()),
+						simpleName(property.getWriteMethod().getGenericParameterTypes()[0]));
+			}
+		}
+		for (PropertyDescriptor property : BeanUtils
+			.getPropertyDescriptors(InformerProperties.Resource.Replicas.class)) {
+			if (property.getWriteMethod() != null) {
+				expected.put(RESOURCE + "replicas." + kebab(property.getName()),
 						simpleName(property.getWriteMethod().getGenericParameterTypes()[0]));
 			}
 		}
@@ -92,6 +105,62 @@ class ConfigurationReferenceTests {
 		assertThat(defaults.getStripManagedFields()).isNull();
 		assertThat(documented.get(RESOURCE + "strip-managed-fields").defaultValue())
 			.isEqualTo("informer.strip-managed-fields");
+	}
+
+	@Test
+	void everyDeprecatedPropertyIsInTheTableOfRenamedPropertiesWithTheReplacementOfTheMetadata() throws IOException {
+		JsonNode metadata = new ObjectMapper().readTree(METADATA.toFile());
+		Map<String, String> expected = new LinkedHashMap<>();
+		Map<String, JsonNode> properties = new LinkedHashMap<>();
+		metadata.get("properties").forEach((property) -> properties.put(property.get("name").asText(), property));
+		properties.forEach((name, property) -> {
+			JsonNode deprecation = property.get("deprecation");
+			if (deprecation != null) {
+				// Spring Boot writes no level for a warning, the default
+				assertThat(deprecation.path("level").asText("warning")).as(name).isEqualTo("warning");
+				String replacement = deprecation.path("replacement").asText();
+				assertThat(properties.get(replacement)).as("replacement of %s", name).isNotNull();
+				assertThat(properties.get(replacement).has("deprecation")).as(replacement).isFalse();
+				expected.put(name, replacement);
+			}
+		});
+		// an informer's properties are a map value, which the metadata does not describe
+		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(InformerProperties.Resource.class)) {
+			DeprecatedConfigurationProperty deprecated = (property.getReadMethod() != null)
+					? property.getReadMethod().getAnnotation(DeprecatedConfigurationProperty.class) : null;
+			if (deprecated != null) {
+				assertThat(documented()).containsKey(deprecated.replacement());
+				expected.put(RESOURCE + kebab(property.getName()), deprecated.replacement());
+			}
+		}
+		Map<String, String> renamed = new LinkedHashMap<>();
+		Matcher matcher = RENAMED.matcher(Files.readString(REFERENCE));
+		while (matcher.find()) {
+			renamed.put(matcher.group(1), matcher.group(2));
+		}
+		assertThat(renamed).isEqualTo(expected);
+	}
+
+	@Test
+	void theMetadataMarksEachDeliveryPropertyDeprecatedWithItsReplacement() throws IOException {
+		// the names issue 34 fixes: users and tests depend on them
+		Map<String, String> expected = new LinkedHashMap<>();
+		for (String property : new String[] { "max-threads", "max-backlog", "overflow", "executor" }) {
+			expected.put("informer.delivery." + property, "informer.listeners." + property);
+		}
+		for (String property : new String[] { "mode", "group", "identity", "lease-namespace", "lease-duration",
+				"renew-deadline", "retry-period", "server-sharding", "readiness" }) {
+			expected.put("informer.delivery." + property, "informer.replicas." + property);
+		}
+		JsonNode metadata = new ObjectMapper().readTree(METADATA.toFile());
+		Map<String, String> deprecated = new LinkedHashMap<>();
+		for (JsonNode property : metadata.get("properties")) {
+			String name = property.get("name").asText();
+			if (name.startsWith("informer.delivery.")) {
+				deprecated.put(name, property.path("deprecation").path("replacement").asText(null));
+			}
+		}
+		assertThat(deprecated).isEqualTo(expected);
 	}
 
 	private static Map<String, Row> documented() throws IOException {

@@ -16,7 +16,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -208,7 +207,7 @@ class InformerAutoConfigurationTests {
 		assertInvalid(
 				new String[] { "informer.resources.cm.api-version=v1", "informer.resources.cm.kind=ConfigMap",
 						"informer.resources.cm.resync-period=-5s" },
-				"informer.resources.cm.resync-period", "PT-5S", "positive duration");
+				"informer.resources.cm.resync-period", "-5s", "positive duration");
 	}
 
 	@Test
@@ -244,7 +243,8 @@ class InformerAutoConfigurationTests {
 				assertThat(analysis).as("analysis of %s", context.getStartupFailure()).isNotNull();
 				assertThat(analysis.getDescription()).contains("A default that every informer declaration inherits")
 					.contains("informer.resync-period")
-					.contains("PT-5S")
+					.contains("Value:    -5s")
+					.doesNotContain("PT-5S")
 					.contains("is negative");
 				assertThat(analysis.getAction()).contains("'0s' to disable resync");
 			});
@@ -277,11 +277,29 @@ class InformerAutoConfigurationTests {
 	}
 
 	@ParameterizedTest
+	@ValueSource(strings = { "-1s", "500ms" })
+	void stalenessCheckPeriodNegativeOrBelowOneSecond(String value) {
+		assertInvalidProperty("informer.health.staleness-check-period", value, "0 (no check) or at least 1s");
+	}
+
+	@ParameterizedTest
 	@ValueSource(
 			strings = { "informer.reliability.replace-stalled-after", "informer.reliability.watch-availability-window",
 					"informer.reliability.backoff-initial-interval", "informer.reliability.backoff-max-interval" })
 	void reliabilityDurationsNotPositive(String property) {
 		assertInvalidProperty(property, "0s", "positive duration");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0s", "4s", "-1s" })
+	void restartSilentWatchAfterBelowFiveSeconds(String value) {
+		assertInvalidProperty("informer.reliability.restart-silent-watch-after", value, "'75s'");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0s", "-1s" })
+	void staleAfterNotPositive(String value) {
+		assertInvalidProperty("informer.health.stale-after", value, "'65s'");
 	}
 
 	@Test
@@ -291,7 +309,7 @@ class InformerAutoConfigurationTests {
 					"informer.reliability.backoff-max-interval=5s")
 			.run((context) -> assertThat(invalidProperty(context))
 				.satisfies((ex) -> assertThat(ex.getName()).isEqualTo("informer.reliability.backoff-max-interval"))
-				.satisfies((ex) -> assertThat(ex.getValue()).isEqualTo(Duration.ofSeconds(5)))
+				.satisfies((ex) -> assertThat(ex.getValue()).isEqualTo("5s"))
 				.satisfies((ex) -> assertThat(ex.getReason()).contains("informer.reliability.backoff-initial-interval")
 					.contains("10s")
 					.contains("raise")));
@@ -398,7 +416,7 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void aMaxBacklogBelowOneFailsStartup() {
-		assertInvalidProperty("informer.delivery.max-backlog", "0", "must be at least 1, for example '10000'");
+		assertInvalidProperty("informer.listeners.max-backlog", "0", "must be at least 1, for example '10000'");
 	}
 
 	@Test
@@ -408,7 +426,7 @@ class InformerAutoConfigurationTests {
 			assertThat(informer.getBacklog()).isEqualTo(BacklogOptions.UNBOUNDED);
 		});
 		this.runner.withPropertyValues(configMap("bounded"))
-			.withPropertyValues("informer.delivery.max-backlog=500", "informer.delivery.overflow=fail")
+			.withPropertyValues("informer.listeners.max-backlog=500", "informer.listeners.overflow=fail")
 			.run((context) -> {
 				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
 				assertThat(informer.getBacklog()).isEqualTo(new BacklogOptions(500, BacklogOptions.Overflow.FAIL));
@@ -417,29 +435,29 @@ class InformerAutoConfigurationTests {
 
 	@Test
 	void aLeaseDurationNotLongerThanTheRenewDeadlineFailsStartup() {
-		assertInvalidProperty("informer.delivery.lease-duration", "10s",
-				"longer than informer.delivery.renew-deadline");
+		assertInvalidProperty("informer.replicas.lease-duration", "10s",
+				"longer than informer.replicas.renew-deadline");
 	}
 
 	@Test
 	void aRetryPeriodTooLongForTheRenewDeadlineFailsStartup() {
 		this.runner.withPropertyValues(configMap("invalid-property"))
-			.withPropertyValues("informer.delivery.retry-period=9s")
+			.withPropertyValues("informer.replicas.retry-period=9s")
 			.run((context) -> {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
-				assertThat(ex.getName()).isEqualTo("informer.delivery.renew-deadline");
-				assertThat(ex.getValue()).isEqualTo(Duration.ofSeconds(10));
-				assertThat(ex.getReason()).contains("2.2 x informer.delivery.retry-period (9s)", "'10s' with '2s'");
+				assertThat(ex.getName()).isEqualTo("informer.replicas.renew-deadline");
+				assertThat(ex.getValue()).isEqualTo("10s");
+				assertThat(ex.getReason()).contains("2.2 x informer.replicas.retry-period (9s)", "'10s' with '2s'");
 			});
 	}
 
 	@Test
 	void anInvalidGroupFailsStartup() {
 		this.runner.withPropertyValues(configMap("invalid-property"))
-			.withPropertyValues("informer.delivery.group=Orders_Service")
+			.withPropertyValues("informer.replicas.group=Orders_Service")
 			.run((context) -> {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
-				assertThat(ex.getName()).isEqualTo("informer.delivery.group");
+				assertThat(ex.getName()).isEqualTo("informer.replicas.group");
 				assertThat(ex.getValue()).isEqualTo("Orders_Service");
 				assertThat(ex.getReason()).contains("valid Kubernetes name", "'orders-service'");
 			});
@@ -448,10 +466,10 @@ class InformerAutoConfigurationTests {
 	@Test
 	void leaderModeWithoutGroupOrApplicationNameFailsStartup() {
 		this.runner.withPropertyValues(configMap("invalid-property"))
-			.withPropertyValues("informer.delivery.mode=leader")
+			.withPropertyValues("informer.replicas.mode=leader")
 			.run((context) -> {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
-				assertThat(ex.getName()).isEqualTo("informer.delivery.group");
+				assertThat(ex.getName()).isEqualTo("informer.replicas.group");
 				assertThat(ex.getReason()).contains("is not set, nor is spring.application.name",
 						"'leader' or 'sharded'", "for example 'orders-service'");
 			});
@@ -460,7 +478,7 @@ class InformerAutoConfigurationTests {
 	@Test
 	void theGroupDefaultsToTheApplicationNameAndTheIdentityToThePodName() {
 		InformerProperties properties = new InformerProperties();
-		properties.getDelivery().setMode(dev.informer.DeliveryMode.LEADER);
+		properties.getReplicas().setMode(dev.informer.DeliveryMode.LEADER);
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "Orders Service")
 			.withProperty("HOSTNAME", "orders-7d9f-x2k4q");
 		dev.informer.runtime.replicas.DeliveryOptions options = DeliveryOptionsFactory.create(properties, environment,
@@ -479,8 +497,8 @@ class InformerAutoConfigurationTests {
 			.run((context) -> {
 				InvalidConfigurationPropertyValueException ex = invalidProperty(context);
 				assertThat(ex.getName()).isEqualTo(property);
-				assertThat(ex.getValue())
-					.hasToString(value.matches("-?[0-9]+") ? value : DurationStyle.detectAndParse(value).toString());
+				// as written, not in ISO-8601 ('PT-5S')
+				assertThat(ex.getValue()).hasToString(value);
 				assertThat(ex.getReason()).contains(fix);
 			});
 	}

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Where listeners run ({@code informer.delivery.executor}, virtual threads, a
+ * Where listeners run ({@code informer.listeners.executor}, virtual threads, a
  * {@link TaskDecorator}): whatever the executor, each namespace's events arrive in order,
  * one at a time; and the starter's own housekeeping threads are few and named.
  */
@@ -58,7 +58,7 @@ class ListenerExecutorTests {
 		pool.initialize();
 		try {
 			runner().withBean("appPool", ThreadPoolTaskExecutor.class, () -> pool)
-				.withPropertyValues("informer.delivery.executor=appPool")
+				.withPropertyValues("informer.listeners.executor=appPool")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					changeEveryNamespace();
@@ -94,11 +94,11 @@ class ListenerExecutorTests {
 
 	@Test
 	void anExecutorNameWithoutABeanFailsStartupNamingTheProperty() {
-		runner().withPropertyValues("informer.delivery.executor=missingPool").run((context) -> {
+		runner().withPropertyValues("informer.listeners.executor=missingPool").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-				.hasMessageContaining("informer.delivery.executor")
+				.hasMessageContaining("informer.listeners.executor")
 				.hasMessageContaining("missingPool")
 				.hasMessageContaining("applicationTaskExecutor");
 		});
@@ -113,11 +113,13 @@ class ListenerExecutorTests {
 				assertThat(context).hasNotFailed();
 				changeEveryNamespace();
 				this.recorder.awaitAll();
-				// listener threads aside: one monitor, and at most one
-				// recovery thread per informer (started when first needed)
+				// listener threads aside: one monitor, one staleness check (its
+				// lists may wait for a slow server, never the monitor), and at most
+				// one recovery thread per informer (started when first needed)
 				assertThat(housekeepingThreads()).contains("informer-watch-monitor")
-					.hasSizeLessThanOrEqualTo(3)
-					.allMatch((name) -> name.matches("informer-(watch-monitor|(configmaps|secrets)-recovery)"));
+					.hasSizeLessThanOrEqualTo(4)
+					.allMatch((name) -> name
+						.matches("informer-(watch-monitor|staleness-check|(configmaps|secrets)-recovery)"));
 			});
 	}
 
@@ -133,7 +135,7 @@ class ListenerExecutorTests {
 				.allMatch((thread) -> thread.startsWith(ListenerExecutorFactory.VIRTUAL_THREAD_PREFIX));
 			this.recorder.assertInOrderAndNeverConcurrent();
 			assertThat(housekeepingThreads()).contains("informer-watch-monitor")
-				.allMatch((name) -> name.matches("informer-(watch-monitor|configmaps-recovery)"));
+				.allMatch((name) -> name.matches("informer-(watch-monitor|staleness-check|configmaps-recovery)"));
 		});
 	}
 

@@ -103,6 +103,74 @@ class ReadmeTests {
 			.contains("exec ./mvnw -B verify \"$@\"");
 	}
 
+	/**
+	 * The README's declaration, listener and test are the files of the user's project the
+	 * build runs (informer-spring-boot-starter-test-usage), so the pair compiles and
+	 * passes; docs/testing.md shows the same.
+	 */
+	@Test
+	void theReadmesDeclarationListenerAndTestAreAUserProjectsFiles() {
+		Path usage = ROOT.resolve("informer-spring-boot-starter-test-usage/src");
+		List<String> files = List.of(read(usage.resolve("main/resources/application.yml")),
+				withoutPackage(read(usage.resolve("main/java/com/example/usage/ConfigMapListener.java"))),
+				withoutPackage(
+						read(usage.resolve("test/java/com/example/usage/ConfigMapListenerMockServerTests.java"))));
+		for (Path document : List.of(ROOT.resolve("README.md"), ROOT.resolve("docs/testing.md"))) {
+			List<String> blocks = fencedBlocks(read(document));
+			for (String file : files) {
+				assertThat(blocks).as("a block of %s equal to %s", document, file.lines().findFirst().orElse(""))
+					.contains(file);
+			}
+		}
+	}
+
+	/**
+	 * The time the envtest build takes is quoted alike wherever it is quoted: the one
+	 * CONTRIBUTING.md measured, about 10 minutes for the whole build (about 5 with
+	 * --core-only).
+	 */
+	@Test
+	void theEnvtestBuildTimeIsQuotedAsMeasured() {
+		Matcher measured = Pattern
+			.compile("first build (\\d+) min (\\d+) s for kube-apiserver, kubectl and etcd[^;]*; the control "
+					+ "plane's binaries add (\\d+) min (\\d+) s")
+			.matcher(read(ROOT.resolve("CONTRIBUTING.md")).replaceAll("\\s+", " "));
+		assertThat(measured.find()).as("the measurement in CONTRIBUTING.md").isTrue();
+		int core = Integer.parseInt(measured.group(1)) * 60 + Integer.parseInt(measured.group(2));
+		int all = core + Integer.parseInt(measured.group(3)) * 60 + Integer.parseInt(measured.group(4));
+		Pattern quote = Pattern.compile("about (\\d+) minutes");
+		for (String file : List.of("README.md", "CONTRIBUTING.md", "docs/testing.md",
+				"informer-spring-boot-starter-test/src/main/java/dev/informer/test/RealApiServer.java",
+				"informer-spring-boot-starter-test/src/main/java/dev/informer/test/ControlPlane.java",
+				"informer-spring-boot-autoconfigure/src/test/java/dev/informer/it/RealApiServer.java")) {
+			String text = read(ROOT.resolve(file)).replaceAll("\\s+", " ");
+			Matcher matcher = quote.matcher(text);
+			while (matcher.find()) {
+				String around = text.substring(Math.max(0, matcher.start() - 120),
+						Math.min(text.length(), matcher.end() + 120));
+				if (!around.contains("envtest") && !around.contains("Go")) {
+					continue;
+				}
+				boolean coreOnly = around.contains("core-only") && !around.contains("without --core-only");
+				int expected = (coreOnly ? core : all) / 60;
+				assertThat(Integer.parseInt(matcher.group(1))).as("%s: ...%s...", file, around).isEqualTo(expected);
+			}
+		}
+	}
+
+	private static String withoutPackage(String source) {
+		return source.replaceFirst("^package [\\w.]+;\n\n", "");
+	}
+
+	private static List<String> fencedBlocks(String markdown) {
+		List<String> blocks = new ArrayList<>();
+		Matcher matcher = Pattern.compile("(?ms)^```[a-z]*\n(.*?)^```").matcher(markdown);
+		while (matcher.find()) {
+			blocks.add(matcher.group(1));
+		}
+		return blocks;
+	}
+
 	private static List<Path> documents() {
 		List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("CONTRIBUTING.md"),
 				ROOT.resolve("sample-app/README.md"), ROOT.resolve("sample-app/k8s/README.md")));

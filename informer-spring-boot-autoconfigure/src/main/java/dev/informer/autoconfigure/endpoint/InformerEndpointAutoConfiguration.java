@@ -42,7 +42,7 @@ public final class InformerEndpointAutoConfiguration {
 			return new InformersEndpoint(registry, policy, clock);
 		}
 		return new InformersEndpoint(registry, policy, clock, source, new DeliveryHealthPolicy(
-				properties.getDelivery().getLeaseDuration(), properties.getStartup().getTimeout()));
+				properties.getReplicas().getLeaseDuration(), properties.getStartup().getTimeout()));
 	}
 
 }

@@ -28,7 +28,7 @@ import dev.informer.watch.WatchRegistry;
  * Auto-configuration of the {@code informers} health contributor, which also joins the
  * {@code readiness} group unless the application chose that group's members. Its
  * {@code delivery} component (when an informer is in {@code leader} or {@code sharded}
- * mode) joins only with {@code informer.delivery.readiness=true}.
+ * mode) joins only with {@code informer.replicas.readiness=true}.
  *
  * @since 0.1.0
  */
@@ -51,7 +51,7 @@ public final class InformerHealthContributorAutoConfiguration {
 		DeliveryStatusSource source = delivery.getIfUnique();
 		DeliveryHealthIndicator indicator = (source != null)
 				? new DeliveryHealthIndicator(source, new DeliveryHealthPolicy(
-						properties.getDelivery().getLeaseDuration(), properties.getStartup().getTimeout()), clock)
+						properties.getReplicas().getLeaseDuration(), properties.getStartup().getTimeout()), clock)
 				: null;
 		return new InformersHealthContributor(registry, policy, clock, indicator);
 	}

@@ -28,7 +28,7 @@ import org.springframework.core.env.Environment;
  * ({@code management.endpoint.health.group.readiness.include} or {@code .exclude}); never
  * touches {@code liveness}: a lost watch is no reason to restart the pod. The
  * {@code informers/delivery} component joins only with
- * {@code informer.delivery.readiness=true}: a standby or a member whose Lease expired
+ * {@code informer.replicas.readiness=true}: a standby or a member whose Lease expired
  * still serves from a warm cache.
  * <p>
  * Runs last, after Boot has created the probe groups.
@@ -51,7 +51,9 @@ final class InformersReadinessGroupPostProcessor implements HealthEndpointGroups
 		Binder binder = Binder.get(environment);
 		this.membersConfigured = binder.bind(GROUP_PROPERTY + ".include", Bindable.setOf(String.class)).isBound()
 				|| binder.bind(GROUP_PROPERTY + ".exclude", Bindable.setOf(String.class)).isBound();
-		this.deliveryInReadiness = binder.bind("informer.delivery.readiness", Boolean.class).orElse(false);
+		// the deprecated alias too: binding the properties fails if both disagree
+		this.deliveryInReadiness = binder.bind("informer.replicas.readiness", Boolean.class)
+			.orElseGet(() -> binder.bind("informer.delivery.readiness", Boolean.class).orElse(false));
 	}
 
 	@Override

@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.api.Pluralize;
 import io.fabric8.kubernetes.api.model.APIGroup;
@@ -16,6 +15,7 @@ import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.apache.commons.logging.Log;
@@ -26,6 +26,7 @@ import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 import dev.informer.CacheMode;
+import dev.informer.DeclarationRules;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerStartupException;
@@ -226,11 +227,14 @@ public class ResourceKindResolver {
 		return kinds.stream()
 			.filter((resource) -> declaration.getKind().equals(resource.getKind()))
 			.findFirst()
-			.orElseThrow(() -> new InvalidInformerDeclarationException(declaration.getName(), "kind",
-					declaration.getKind(), "is not served by the API server in " + declaration.getApiVersion(),
-					"Use one of the kinds it serves there: "
-							+ kinds.stream().map(APIResource::getKind).sorted().collect(Collectors.joining(", "))
-							+ "."));
+			.orElseThrow(() -> {
+				List<String> served = kinds.stream().map(APIResource::getKind).sorted().toList();
+				List<String> nearest = DeclarationRules.nearest(declaration.getKind(), served);
+				return new InvalidInformerDeclarationException(declaration.getName(), "kind", declaration.getKind(),
+						"is not served by the API server in " + declaration.getApiVersion(),
+						(nearest.isEmpty() ? "" : "Did you mean '" + nearest.get(0) + "'? ")
+								+ "Use one of the kinds it serves there: " + String.join(", ", served) + ".");
+			});
 	}
 
 	private static APIResource fromClass(InformerDeclaration declaration, Class<? extends HasMetadata> type) {
@@ -270,6 +274,18 @@ public class ResourceKindResolver {
 	}
 
 	private InvalidInformerDeclarationException notServed(InformerDeclaration declaration) {
+		// a misspelt built-in kind, on a server whose discovery lists none (fabric8's
+		// mock):
+		// blame the kind, not the API version every server serves
+		List<String> builtIn = this.modelClasses.nearestKinds(declaration.getApiVersion(), declaration.getKind());
+		if (!builtIn.isEmpty() && this.modelClasses.find(declaration.getApiVersion(), declaration.getKind()) == null) {
+			return new InvalidInformerDeclarationException(declaration.getName(), "kind", declaration.getKind(),
+					"is not a known kind of " + declaration.getApiVersion()
+							+ " (the API server's discovery lists no kinds there)",
+					"Did you mean '" + builtIn.get(0) + "'? The nearest built-in kinds of "
+							+ declaration.getApiVersion() + ": " + String.join(", ", builtIn)
+							+ ". Kinds are spelt as the API server spells them, in UpperCamelCase.");
+		}
 		String group = declaration.getGroup();
 		List<String> versions = List.of();
 		try {
@@ -305,6 +321,10 @@ public class ResourceKindResolver {
 	}
 
 	private InformerStartupException discoveryFailure(String groupVersion, KubernetesClientException ex) {
+		InformerStartupException noCluster = noCluster(ex);
+		if (noCluster != null) {
+			return noCluster;
+		}
 		if (KubernetesErrors.isConnectionFailure(ex)) {
 			return new InformerStartupException(
 					"Cannot reach the Kubernetes " + this.configSource + ": " + KubernetesErrors.message(ex),
@@ -326,6 +346,38 @@ public class ResourceKindResolver {
 				"API discovery of " + groupVersion + " failed at the Kubernetes " + this.configSource + ": HTTP " + code
 						+ " " + KubernetesErrors.message(ex),
 				"Check the API server's health (kubectl get --raw /readyz).", ex);
+	}
+
+	/**
+	 * Explain a connection failure of fabric8's last resort, when it found neither a
+	 * kubeconfig nor a pod's service account and tried https://kubernetes.default.svc:
+	 * fabric8 says only "An error has occurred."
+	 */
+	private @Nullable InformerStartupException noCluster(KubernetesClientException ex) {
+		KubernetesClient client = this.client;
+		if (client == null || !KubernetesErrors.isConnectionFailure(ex) || client.getConfiguration().getFile() != null
+				|| !"kubernetes.default.svc".equals(client.getMasterUrl().getHost())
+				|| System.getenv("KUBERNETES_SERVICE_HOST") != null) {
+			return null;
+		}
+		String kubeconfig = String.join(", ", Config.getKubeconfigFilenames());
+		return new InformerStartupException(
+				"No Kubernetes cluster to watch: there is no kubeconfig at " + kubeconfig
+						+ " (the KUBECONFIG variable, else ~/.kube/config), and this is not a pod with an in-cluster "
+						+ "service account, so fabric8 tried " + client.getMasterUrl() + " and could not reach it ("
+						+ deepest(ex) + ").",
+				"Point KUBECONFIG at the kubeconfig of a running cluster (kubectl config current-context names the "
+						+ "one it uses), run the application in a pod, or set informer.enabled=false to start "
+						+ "without informers.",
+				ex);
+	}
+
+	private static String deepest(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName() + ((root.getMessage() != null) ? ": " + root.getMessage() : "");
 	}
 
 	/**

@@ -79,8 +79,8 @@ class InformerHealthContributorAutoConfigurationTests {
 		this.runner
 			.withConfiguration(AutoConfigurations.of(HealthContributorAutoConfiguration.class,
 					HealthContributorRegistryAutoConfiguration.class))
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
-					"informer.delivery.identity=pod-a", "informer.delivery.lease-namespace=health-ac")
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.identity=pod-a", "informer.replicas.lease-namespace=health-ac")
 			.run((context) -> {
 				InformersHealthContributor informers = context.getBean(InformersHealthContributor.class);
 				HealthContributor delivery = informers.getContributor(InformersHealthContributor.DELIVERY);
@@ -101,19 +101,30 @@ class InformerHealthContributorAutoConfigurationTests {
 	@Test
 	void theDeliveryComponentJoinsReadinessOnlyWhenConfigured() {
 		this.runner.withConfiguration(probes())
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
-					"informer.delivery.lease-namespace=health-ac")
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.lease-namespace=health-ac")
 			.run((context) -> {
 				HealthEndpointGroup readiness = context.getBean(HealthEndpointGroups.class).get("readiness");
 				assertThat(readiness.isMember("informers/configmaps")).isTrue();
 				assertThat(readiness.isMember("informers/delivery")).isFalse();
 			});
 		this.runner.withConfiguration(probes())
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
-					"informer.delivery.lease-namespace=health-ac", "informer.delivery.readiness=true")
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.lease-namespace=health-ac", "informer.replicas.readiness=true")
 			.run((context) -> {
 				HealthEndpointGroup readiness = context.getBean(HealthEndpointGroups.class).get("readiness");
 				assertThat(readiness.isMember("informers/configmaps")).isTrue();
+				assertThat(readiness.isMember("informers/delivery")).isTrue();
+			});
+	}
+
+	@Test
+	void theDeprecatedReadinessPropertyStillPutsTheDeliveryComponentInReadiness() {
+		this.runner.withConfiguration(probes())
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.lease-namespace=health-ac", "informer.delivery.readiness=true")
+			.run((context) -> {
+				HealthEndpointGroup readiness = context.getBean(HealthEndpointGroups.class).get("readiness");
 				assertThat(readiness.isMember("informers/delivery")).isTrue();
 			});
 	}
@@ -129,7 +140,7 @@ class InformerHealthContributorAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
-				.hasMessageContaining("informer.health.watch-loss-grace with value 'PT-1S' is invalid"));
+				.hasMessageContaining("informer.health.watch-loss-grace with value '-1s' is invalid"));
 	}
 
 	@Test

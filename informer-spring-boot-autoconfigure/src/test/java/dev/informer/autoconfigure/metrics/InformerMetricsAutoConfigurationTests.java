@@ -69,8 +69,8 @@ class InformerMetricsAutoConfigurationTests {
 		this.runner
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
-					"informer.delivery.lease-namespace=metrics-ac")
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.lease-namespace=metrics-ac")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(DeliveryMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
