@@ -98,9 +98,43 @@ public class DeliveryMetrics implements MeterBinder {
 				.tags(tags)
 				.register(meters);
 		}
+		Gauge
+			.builder("informer.delivery.stepped.down", this.source,
+					(source) -> source.snapshot().staleness().steppedDown() ? 1 : 0)
+			.description("Whether this replica stands aside (1) because its watches are stale beyond "
+					+ "informer.replicas.step-down-stale-after")
+			.tags(group)
+			.register(meters);
+		FunctionCounter
+			.builder("informer.delivery.step.downs", this.source, (source) -> source.snapshot().staleness().stepDowns())
+			.description("Times this replica gave up its part in delivery because its watches were stale")
+			.tags(group)
+			.register(meters);
 		Gauge.builder("informer.delivery.owned.objects", this.source, DeliveryStatusSource::ownedObjects)
 			.description("Cached objects this replica publishes")
 			.baseUnit("objects")
+			.tags(group)
+			.register(meters);
+		Gauge.builder("informer.delivery.tombstones", this.source, DeliveryStatusSource::tombstones)
+			.description("Deletes the replica gates dropped and keep, to deliver them should this replica take "
+					+ "their objects over")
+			.baseUnit("objects")
+			.tags(group)
+			.register(meters);
+		FunctionCounter
+			.builder("informer.delivery.tombstones.dropped", this.source, DeliveryStatusSource::tombstonesDropped)
+			.description("Tombstones dropped by their retention or count bound before this replica took their "
+					+ "objects over")
+			.tags(group)
+			.register(meters);
+		Gauge.builder("informer.delivery.missed.changes", this.source, DeliveryStatusSource::missedChanges)
+			.description("Objects whose last-seen state the replica gates keep through a Lease lapse")
+			.baseUnit("objects")
+			.tags(group)
+			.register(meters);
+		FunctionCounter
+			.builder("informer.delivery.missed.overflows", this.source, DeliveryStatusSource::missedOverflows)
+			.description("Times a watch's record of a lapse hit its bound and fell back to replaying every object")
 			.tags(group)
 			.register(meters);
 	}

@@ -134,6 +134,28 @@ import dev.informer.watch.WatchedInformer;
  * <td>function counter</td>
  * <td></td>
  * </tr>
+ * <tr>
+ * <td>{@code informer.listener.executor.rejections}</td>
+ * <td>function counter</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.watch.last.byte.timestamp}</td>
+ * <td>time gauge, Unix time</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.watch.last.bookmark.timestamp}</td>
+ * <td>time gauge, Unix time</td>
+ * <td></td>
+ * </tr>
+ * <tr>
+ * <td>{@code informer.watch.silent.restarts}</td>
+ * <td>function counter</td>
+ * <td>{@code informer.objects.undecodable}</td>
+ * <td>gauge</td>
+ * <td></td>
+ * </tr>
  * </table>
  */
 public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetObserver {
@@ -243,7 +265,7 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 			.tags(tags)
 			.register(meters));
 		registered.add(Gauge
-			.builder("informer.watching", status, scrape.value((snapshot) -> snapshot.connection().open() ? 1 : 0))
+			.builder("informer.watching", status, scrape.value((snapshot) -> snapshot.connection().watching() ? 1 : 0))
 			.description("Whether the watch is open (1) or not (0)")
 			.tags(tags)
 			.register(meters));
@@ -301,10 +323,36 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 			.description("Last resourceVersion seen, when numeric")
 			.tags(tags)
 			.register(meters));
+		registered.add(Gauge
+			.builder("informer.server.resource.version", status,
+					scrape.value((snapshot) -> numeric(snapshot.lag().serverResourceVersion())))
+			.description("The API server's resourceVersion at the last staleness check, when numeric")
+			.tags(tags)
+			.register(meters));
+		registered.add(TimeGauge
+			.builder("informer.store.lag", status, TimeUnit.SECONDS,
+					scrape.value((snapshot) -> seconds(snapshot.lag().staleFor())))
+			.description("How long the cache has been behind a resourceVersion the API server had when last "
+					+ "checked; zero once it has reached it")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter
+			.builder("informer.staleness.checks", status, scrape.value((snapshot) -> snapshot.lag().checks()))
+			.description("Reads of the API server's resourceVersion (one request each)")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter
+			.builder("informer.staleness.check.failures", status,
+					scrape.value((snapshot) -> snapshot.lag().checkFailures()))
+			.description("Reads of the API server's resourceVersion that failed")
+			.tags(tags)
+			.register(meters));
 		registered.add(FunctionCounter
 			.builder("informer.events.filtered", status, scrape.value((snapshot) -> snapshot.events().filtered()))
 			.description("Updates cached but not delivered: on-change found none of its parts changed")
-			.baseUnit("events")
+			// no base unit: Prometheus would append it
+			// (informer_events_filtered_events_total);
+			// a counter of events under informer.events is informer_events_<what>_total
 			.tags(tags)
 			.register(meters));
 		registered.add(FunctionCounter
@@ -321,7 +369,41 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 		registered.add(FunctionCounter
 			.builder("informer.events.coalesced", status, scrape.value((snapshot) -> snapshot.cache().coalesced()))
 			.description("Changes folded into a later change of the same object, the backlog being at "
-					+ "informer.delivery.max-backlog")
+					+ "informer.listeners.max-backlog")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter
+			.builder("informer.listener.executor.rejections", status,
+					scrape.value((snapshot) -> snapshot.cache().rejected()))
+			.description("Turns of delivery the listener executor rejected, each retried after a backoff")
+			.tags(tags)
+			.register(meters));
+		registered.add(TimeGauge
+			.builder("informer.watch.last.byte.timestamp", status, TimeUnit.SECONDS,
+					scrape.value((snapshot) -> unixSeconds(snapshot.liveness().lastByteAt())))
+			.description("When the watch connection last opened or an event or bookmark last arrived on it, "
+					+ "as Unix time")
+			.tags(tags)
+			.register(meters));
+		registered.add(TimeGauge
+			.builder("informer.watch.last.bookmark.timestamp", status, TimeUnit.SECONDS,
+					scrape.value((snapshot) -> unixSeconds(snapshot.liveness().lastBookmarkAt())))
+			.description("When the last bookmark arrived on the watch connection, as Unix time")
+			.tags(tags)
+			.register(meters));
+		registered.add(FunctionCounter
+			.builder("informer.watch.silent.restarts", status,
+					scrape.value((snapshot) -> snapshot.liveness().silentRestarts()))
+			.description("Watch connections ended because nothing arrived on them for longer than "
+					+ "informer.reliability.restart-silent-watch-after")
+			.tags(tags)
+			.register(meters));
+		registered.add(Gauge
+			.builder("informer.objects.undecodable", status,
+					scrape.value((snapshot) -> snapshot.errors().undecodable().size()))
+			.description("Objects skipped because they do not decode into the informer's class, "
+					+ "until a version of each decodes")
+			.baseUnit("objects")
 			.tags(tags)
 			.register(meters));
 	}
@@ -351,6 +433,10 @@ public class InformerMetrics implements MeterBinder, DeliveryObserver, WatchSetO
 
 	private static double unixSeconds(@Nullable Instant instant) {
 		return (instant != null) ? instant.toEpochMilli() / 1000.0 : Double.NaN;
+	}
+
+	private static double seconds(@Nullable Duration duration) {
+		return (duration != null) ? duration.toMillis() / 1000.0 : Double.NaN;
 	}
 
 	private static double lastListItems(WatchSnapshot snapshot) {

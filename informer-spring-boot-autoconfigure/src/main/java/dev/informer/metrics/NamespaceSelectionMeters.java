@@ -42,7 +42,7 @@ final class NamespaceSelectionMeters {
 		ScrapeSnapshot scrape = new ScrapeSnapshot(meters.config().clock());
 		Gauge
 			.builder("informer.namespace.selection.watching", informer,
-					read(scrape.value((snapshot) -> snapshot.connection().open() ? 1 : 0)))
+					read(scrape.value((snapshot) -> snapshot.connection().watching() ? 1 : 0)))
 			.description("Whether the watch on Namespaces of the namespace-selector is open (1) or not (0)")
 			.tags(tags)
 			.register(meters);

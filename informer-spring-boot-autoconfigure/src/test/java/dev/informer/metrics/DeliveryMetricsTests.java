@@ -69,6 +69,20 @@ class DeliveryMetricsTests {
 	}
 
 	@Test
+	void aReplicaThatSteppedDownBecauseItsWatchesAreStaleSaysSoAndCountsIt() {
+		leader(DeliveryRole.STANDBY, 0);
+		new DeliveryMetrics(this.source).bindTo(this.meters);
+		assertThat(this.meters.get("informer.delivery.stepped.down").tag("group", "orders").gauge().value()).isZero();
+		assertThat(this.meters.get("informer.delivery.step.downs").functionCounter().count()).isZero();
+		DeliverySnapshot standby = this.snapshot.get();
+		this.snapshot.set(new DeliverySnapshot(standby.group(), standby.identity(), standby.leaseNamespace(),
+				standby.informerModes(), standby.leadership(), null, NOW,
+				new DeliverySnapshot.Staleness(List.of("configmaps"), true, NOW, 2)));
+		assertThat(this.meters.get("informer.delivery.stepped.down").gauge().value()).isEqualTo(1);
+		assertThat(this.meters.get("informer.delivery.step.downs").functionCounter().count()).isEqualTo(2);
+	}
+
+	@Test
 	void aShardedMemberCountsRangeChangesAndMembers() {
 		sharded(3, List.of("pod-a", "pod-b", "pod-c"));
 		new DeliveryMetrics(this.source).bindTo(this.meters);

@@ -11,6 +11,10 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import dev.informer.health.InformersHealthContributor;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.runtime.TestWatches;
@@ -19,6 +23,7 @@ import dev.informer.test.MutableClock;
 import dev.informer.watch.EventType;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
+import dev.informer.watch.WatchHealthPolicy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -85,6 +90,29 @@ class InformerMetricsTests {
 		assertThat(lists.count()).isEqualTo(2);
 		assertThat(this.meters.get("informer.synced").tag(InformerMetrics.NAMESPACE_TAG, "team-b").gauge().value())
 			.isZero();
+	}
+
+	/**
+	 * A dashboard and a probe answer "is it watching" from one field: the gauge never
+	 * says 1 while health says the watch is not watching, or the other way round.
+	 */
+	@Test
+	void theWatchingGaugeSaysWhatHealthSays() {
+		bind();
+		InformersHealthContributor health = new InformersHealthContributor(
+				new DefaultInformerRegistry(List.of(this.informer)),
+				new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60)), this.clock);
+		CompositeHealthContributor namespaces = (CompositeHealthContributor) health.getContributor("configmaps");
+		HealthIndicator teamA = (HealthIndicator) namespaces.getContributor("team-a");
+		TestWatches.sync(this.teamA, 1);
+		assertThat(gauge("informer.watching")).isZero();
+		assertThat(teamA.health().getDetails()).containsEntry("watching", false);
+		TestWatches.watching(this.teamA, true);
+		assertThat(gauge("informer.watching")).isOne();
+		assertThat(teamA.health().getDetails()).containsEntry("watching", true);
+		TestWatches.watching(this.teamA, false);
+		assertThat(gauge("informer.watching")).isZero();
+		assertThat(teamA.health().getDetails()).containsEntry("watching", false);
 	}
 
 	@Test

@@ -133,9 +133,40 @@ class MonitoringAssetsTests {
 				"informer_event_last_timestamp_seconds", "informer_resync_last_timestamp_seconds",
 				"informer_delivery_leader", "informer_delivery_handovers_total", "informer_delivery_members",
 				"informer_delivery_range_changes_total", "informer_delivery_owned_objects",
+				"informer_delivery_tombstones_objects", "informer_delivery_tombstones_dropped_total",
+				"informer_delivery_missed_changes_objects", "informer_delivery_missed_overflows_total",
+				"informer_delivery_stepped_down", "informer_delivery_step_downs_total",
 				"informer_namespace_selection_watching", "informer_namespace_selection_synced",
 				"informer_namespace_selection_namespaces", "informer_namespace_selection_reconnects_total",
 				"informer_namespace_selection_relists_total");
+	}
+
+	/**
+	 * Every Prometheus name the README and the pages of docs/ mention is one a scrape
+	 * shows (a timer or distribution by its base name, whose series add {@code _count},
+	 * {@code _sum} and {@code _max}), except the names of earlier releases their
+	 * migration notes give, which a scrape must no longer show.
+	 */
+	@Test
+	void everyMeterNameTheDocsMentionIsOneAScrapeShows() throws IOException {
+		Set<String> renamed = Set.of("informer_resync_last_seconds", "informer_event_last_seconds");
+		List<Path> pages = new ArrayList<>(
+				List.of(DOCS.resolve("../README.md"), DOCS.resolve("../sample-app/README.md")));
+		try (var docs = Files.list(DOCS)) {
+			docs.filter((page) -> page.toString().endsWith(".md")).sorted().forEach(pages::add);
+		}
+		for (Path page : pages) {
+			Matcher metric = METRIC.matcher(Files.readString(page));
+			while (metric.find()) {
+				String name = metric.group();
+				if (renamed.contains(name)) {
+					assertThat(exported).as("a former name in %s", page).doesNotContain(name);
+				}
+				else {
+					assertThat(exported).as("%s in %s", name, page.normalize()).containsAnyOf(name, name + "_count");
+				}
+			}
+		}
 	}
 
 	@Test
