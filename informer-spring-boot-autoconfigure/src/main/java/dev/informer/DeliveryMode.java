@@ -2,8 +2,8 @@ package dev.informer;
 
 /**
  * Which replicas of an application publish an informer's resource events, set with
- * {@code informer.delivery.mode} and per informer with
- * {@code informer.resources.<name>.delivery-mode}.
+ * {@code informer.replicas.mode} and per informer with
+ * {@code informer.resources.<name>.replicas.mode}.
  * <p>
  * In every mode every replica runs its informers: health, metrics and the endpoint work
  * everywhere, and lifecycle events ({@code InformerSyncedEvent} and state changes) are

@@ -196,6 +196,41 @@ class ArchitectureTests {
 			.check(main);
 	}
 
+	/**
+	 * Spring AOT support reads what the starter declares (its API, events and properties)
+	 * and fabric8's model; it never reaches into the runtime, and nothing depends on it:
+	 * Spring finds it through {@code META-INF/spring/aot.factories}.
+	 */
+	@Test
+	void aotSupportDependsOnlyOnWhatItsRuleAllows() {
+		aotRule().check(main);
+		noClasses().that()
+			.resideOutsideOfPackage("dev.informer.autoconfigure.aot..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.informer.autoconfigure.aot..")
+			.check(main);
+	}
+
+	@Test
+	void theAotRuleFailsOnABadArrow() throws ClassNotFoundException {
+		JavaClasses fixture = new ClassFileImporter()
+			.importClasses(Class.forName("dev.informer.autoconfigure.aot.BadArrowFixture"));
+		assertThat(aotRule().evaluate(fixture).hasViolation()).isTrue();
+	}
+
+	private static ArchRule aotRule() {
+		return classes().that()
+			.resideInAPackage("dev.informer.autoconfigure.aot..")
+			.should()
+			.onlyDependOnClassesThat()
+			.resideInAnyPackage("dev.informer", "dev.informer.event..", "dev.informer.autoconfigure",
+					"dev.informer.autoconfigure.aot..", "java..", "io.fabric8.kubernetes.api.model..", "org.jspecify..",
+					"org.springframework.aot..", "org.springframework.beans.factory..",
+					"org.springframework.boot.context.properties.bind..", "org.springframework.core",
+					"org.springframework.util..");
+	}
+
 	@Test
 	void adaptersNeverDependOnTheRuntime() {
 		noClasses().that()

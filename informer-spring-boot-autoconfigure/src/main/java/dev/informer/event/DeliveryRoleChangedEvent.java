@@ -88,7 +88,7 @@ public class DeliveryRoleChangedEvent extends ApplicationEvent {
 	}
 
 	/**
-	 * Return the delivery group ({@code informer.delivery.group}).
+	 * Return the delivery group ({@code informer.replicas.group}).
 	 * @return the group
 	 */
 	public String getGroup() {
@@ -96,7 +96,7 @@ public class DeliveryRoleChangedEvent extends ApplicationEvent {
 	}
 
 	/**
-	 * Return this replica's identity ({@code informer.delivery.identity}).
+	 * Return this replica's identity ({@code informer.replicas.identity}).
 	 * @return the identity
 	 */
 	public String getIdentity() {

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
  * Published when an informer sees a resource for the first time: during the initial list
  * (before {@link InformerSyncedEvent}) and whenever the resource is created afterwards.
  * <p>
- * With {@code informer.delivery.mode} {@code leader} or {@code sharded}, a replica that
+ * With {@code informer.replicas.mode} {@code leader} or {@code sharded}, a replica that
  * takes over objects (it became leader, or its shard range grew) publishes each of them
  * once more as a <em>replay</em> ({@link #isReplay()}): the object may have been
  * published by another replica before, or changed while nobody published it. A

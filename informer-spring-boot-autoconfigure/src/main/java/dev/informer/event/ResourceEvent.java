@@ -139,8 +139,8 @@ public abstract class ResourceEvent<T extends HasMetadata> extends ApplicationEv
 	/**
 	 * Return how many changes of the object were folded into this event, 0 for an event
 	 * that reports one change as it happened. Only with
-	 * {@code informer.delivery.overflow=coalesce}, once listeners are
-	 * {@code informer.delivery.max-backlog} changes behind: the changes in between were
+	 * {@code informer.listeners.overflow=coalesce}, once listeners are
+	 * {@code informer.listeners.max-backlog} changes behind: the changes in between were
 	 * never delivered, and this event carries the latest state (for an update,
 	 * {@link ResourceUpdatedEvent#getOldResource()} is still the state listeners were
 	 * last given).

@@ -82,7 +82,7 @@ public class InformersHealthContributor implements CompositeHealthContributor {
 		this.delivery = delivery;
 		if (delivery != null && registry.names().contains(DELIVERY) && delivery.isShared()) {
 			throw new IllegalStateException("Informer '" + DELIVERY + "' has the name of the health component of "
-					+ "delivery across replicas (informer.delivery.mode); rename the informer under "
+					+ "delivery across replicas (informer.replicas.mode); rename the informer under "
 					+ "informer.resources");
 		}
 	}

@@ -1,6 +1,8 @@
 package dev.informer.runtime;
 
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
@@ -12,13 +14,15 @@ import dev.informer.watch.WatchHealthPolicy;
 
 /**
  * What the {@link ListenerQueue} of one watch learns about its backlog: the changes
- * fabric8 still holds, the changes folded ({@code informer.delivery.overflow=coalesce}),
+ * fabric8 still holds, the changes folded ({@code informer.listeners.overflow=coalesce}),
  * and the overflow of a bound that fails ({@code overflow=fail}), which stops the watch
- * and reports it {@code DOWN} with reason {@value WatchHealthPolicy#BACKLOG_OVERFLOW}.
+ * and reports it {@code DOWN} with reason {@value WatchHealthPolicy#BACKLOG_OVERFLOW};
+ * and the turns the listener executor rejected, counted and retried on the informer's
+ * recovery thread.
  */
 final class BacklogOverflow implements ListenerQueue.Backlog {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(BacklogOverflow.class);
 
 	private final WatchContext<?> context;
 
@@ -54,11 +58,21 @@ final class BacklogOverflow implements ListenerQueue.Backlog {
 	}
 
 	@Override
+	public void rejected() {
+		this.context.status().rejected();
+	}
+
+	@Override
+	public void retryLater(Runnable retry, Duration delay) {
+		this.settings.scheduler().schedule(retry, delay.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	@Override
 	public void overflowed(long backlog) {
 		long max = this.settings.backlog().maxBacklog();
-		String message = backlog + " changes wait for listeners, informer.delivery.max-backlog is " + max
-				+ " and informer.delivery.overflow is 'fail': the watch stopped. Make the listeners faster, "
-				+ "raise informer.delivery.max-backlog, or set informer.delivery.overflow=coalesce";
+		String message = backlog + " changes wait for listeners, informer.listeners.max-backlog is " + max
+				+ " and informer.listeners.overflow is 'fail': the watch stopped. Make the listeners faster, "
+				+ "raise informer.listeners.max-backlog, or set informer.listeners.overflow=coalesce";
 		logger.error("Informer '" + this.context.name() + "'" + this.context.where() + ": " + message);
 		// told on fabric8's thread, inside its hand-off: stopping waits for locks taken
 		// in the other order

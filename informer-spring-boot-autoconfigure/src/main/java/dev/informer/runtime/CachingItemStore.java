@@ -43,8 +43,11 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 
 	private final BiConsumer<String, Throwable> transformFailures;
 
+	private final Runnable changed;
+
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, PendingChanges<T> tracker) {
 		this(stripManagedFields, transforms, tracker, (key, ex) -> {
+		}, () -> {
 		});
 	}
 
@@ -56,10 +59,12 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 	 * @param transformFailures told of each transform that throws, with the object's key:
 	 * the object is stored as it was before that transform, and the later transforms
 	 * skipped
+	 * @param changed told after each object stored or removed
 	 */
 	CachingItemStore(boolean stripManagedFields, List<Consumer<? super T>> transforms, PendingChanges<T> tracker,
-			BiConsumer<String, Throwable> transformFailures) {
+			BiConsumer<String, Throwable> transformFailures, Runnable changed) {
 		this.transformFailures = transformFailures;
+		this.changed = changed;
 		List<Consumer<? super T>> all = new ArrayList<>();
 		if (stripManagedFields) {
 			all.add(CachingItemStore::stripManagedFields);
@@ -116,6 +121,7 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 			}
 		}
 		this.delegate.put(key, resource);
+		this.changed.run();
 		return previous;
 	}
 
@@ -154,7 +160,9 @@ final class CachingItemStore<T extends HasMetadata> implements ItemStore<T> {
 		if (current != null) {
 			reportBeforeStoring(key, current);
 		}
-		return this.delegate.remove(key);
+		T removed = this.delegate.remove(key);
+		this.changed.run();
+		return removed;
 	}
 
 	@Override

@@ -1,11 +1,13 @@
 package dev.informer.runtime;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -16,6 +18,8 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.ResourceCache;
+import dev.informer.runtime.CacheWaiters.Outcome;
+import dev.informer.watch.ResourceVersions;
 
 /**
  * The cache of a {@link ResourceInformer}: the caches of all its namespaces, read as one.
@@ -28,6 +32,8 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 
 	private final Set<String> declaredIndexes;
 
+	private final CacheWaiters<T> waiters = new CacheWaiters<>();
+
 	CombinedCache(WatchSet<T> parts, Set<String> declaredIndexes) {
 		this.parts = parts;
 		this.declaredIndexes = declaredIndexes;
@@ -37,6 +43,53 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	public Optional<T> get(@Nullable String namespace, String name) {
 		String key = (namespace != null) ? Cache.namespaceKeyFunc(namespace, name) : name;
 		return stores().map((store) -> store.get(key)).filter((value) -> value != null).findFirst();
+	}
+
+	@Override
+	public Optional<T> awaitResourceVersion(@Nullable String namespace, String name, String resourceVersion,
+			Duration timeout) throws TimeoutException {
+		if (resourceVersion == null || resourceVersion.isEmpty()) {
+			throw new IllegalArgumentException("resourceVersion must not be empty");
+		}
+		if (timeout.isNegative()) {
+			throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+		}
+		String key = (namespace != null) ? Cache.namespaceKeyFunc(namespace, name) : name;
+		String what = "resourceVersion " + resourceVersion + " of " + key;
+		return this.waiters.await(() -> reached(namespace, key, resourceVersion), timeout, what);
+	}
+
+	/**
+	 * Decide a wait: the watch that caches the object's namespace holds the object at the
+	 * resourceVersion or later, or has itself reached it. fabric8 stores an event's
+	 * object before it moves the watch's resourceVersion, so a watch that has reached it
+	 * holds every change up to it.
+	 */
+	private @Nullable Outcome<T> reached(@Nullable String namespace, String key, String resourceVersion) {
+		for (NamespaceInformer<T> part : this.parts.list()) {
+			String watched = part.getNamespace();
+			if (watched != null && !watched.equals(namespace)) {
+				continue;
+			}
+			CachingItemStore<T> store = part.source().store();
+			T cached = (store != null) ? store.get(key) : null;
+			if (cached != null && cached.getMetadata() != null
+					&& ResourceVersions.isAtLeast(cached.getMetadata().getResourceVersion(), resourceVersion)) {
+				return new Outcome<>(cached);
+			}
+			if (ResourceVersions.isAtLeast(part.source().lastResourceVersion(), resourceVersion)) {
+				return new Outcome<>(cached);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The cache changed, or a watch's resourceVersion moved: wake the waiters of
+	 * {@link #awaitResourceVersion}.
+	 */
+	void changed() {
+		this.waiters.changed();
 	}
 
 	@Override

@@ -25,7 +25,7 @@ import dev.informer.runtime.changes.ModelPathCheck;
  */
 final class FirstListChecks<T extends HasMetadata> {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(FirstListChecks.class);
 
 	private final WatchContext<T> context;
 

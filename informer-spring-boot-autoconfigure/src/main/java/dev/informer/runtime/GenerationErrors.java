@@ -18,7 +18,7 @@ import dev.informer.watch.KubernetesErrors;
  */
 final class GenerationErrors {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(GenerationErrors.class);
 
 	private final WatchContext<?> context;
 

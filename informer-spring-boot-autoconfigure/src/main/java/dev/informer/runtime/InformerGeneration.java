@@ -1,9 +1,11 @@
 package dev.informer.runtime;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,6 +26,7 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.kinds.WatchConnection;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
@@ -32,15 +35,16 @@ import dev.informer.watch.RelistReason;
 /**
  * The source stage of a watch: one fabric8 informer with its cache, what a relist or a
  * replacement swaps. Turns fabric8's callbacks into events handed to the pipeline's
- * change log and listener queue, and into status. Tells its watch only what the watch
- * decides on, through {@link Owner}. Once retired (stopped or replaced) it hands nothing
- * more on and no longer touches the status; what it handed on before is still delivered.
+ * listener queue (an update to a new uid as a delete then an add), and into status. Tells
+ * its watch only what the watch decides on, through {@link Owner}. Once retired (stopped
+ * or replaced) it hands nothing more on and no longer touches the status; what it handed
+ * on before is still delivered.
  *
  * @param <T> the resource type
  */
 final class InformerGeneration<T extends HasMetadata> implements ResourceEventHandler<T>, ExceptionHandler {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(InformerGeneration.class);
 
 	private static final Runnable NOTHING = () -> {
 	};
@@ -63,6 +67,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	/** Guards handing events to the queue against retirement. */
 	private final Object handoff = new Object();
+
+	/**
+	 * The deletes a list found (objects it no longer holds), held until fabric8 says
+	 * which resourceVersion the list had: the version at which they were observed absent.
+	 */
+	private final List<T> listedDeletes = new ArrayList<>();
 
 	private final AtomicReference<@Nullable Runnable> permit = new AtomicReference<>();
 
@@ -88,7 +98,11 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	private final FirstListChecks<T> checks;
 
+	private final WatchConnection connection;
+
 	private final GenerationErrors errors;
+
+	private final SkippedObjects<T> skipped;
 
 	/**
 	 * Create a generation around a fabric8 informer not started yet, and let the
@@ -97,15 +111,19 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 * @param pipeline where events go
 	 * @param settings what the watch runs with
 	 * @param informer the fabric8 informer
+	 * @param connection its watch connection
 	 * @param trigger why it lists first
 	 * @param watchList whether the informer gets its initial state from a watch-list
 	 * @param customizers the application's customizers
 	 * @param owner what the watch is told
+	 * @param skipped what the informer's serialization says about objects that do not
+	 * decode
 	 */
 	InformerGeneration(WatchContext<T> context, Pipeline<T> pipeline, WatchSettings settings,
-			SharedIndexInformer<T> informer, RelistReason trigger, boolean watchList,
-			List<InformerCustomizer> customizers, Owner<T> owner) {
+			SharedIndexInformer<T> informer, WatchConnection connection, RelistReason trigger, boolean watchList,
+			List<InformerCustomizer> customizers, Owner<T> owner, SkippedObjects<T> skipped) {
 		this.context = context;
+		this.connection = connection;
 		this.pipeline = pipeline;
 		this.settings = settings;
 		this.owner = owner;
@@ -116,10 +134,20 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		this.checks = new FirstListChecks<>(context, pipeline.changes().filter());
 		List<Consumer<? super T>> transforms = CustomizerView.customize(context, informer, customizers);
 		this.store = new CachingItemStore<>(context.definition().getDeclaration().isStripManagedFields(), transforms,
-				this.pending, this.errors::transformFailed);
+				this.pending, this.errors::transformFailed, owner::cacheChanged);
 		informer.itemStore(this.store);
+		this.skipped = skipped;
+		skipped.bind(this.store::get, this::isActive);
 		informer.exceptionHandler(this);
 		informer.addEventHandler(this);
+	}
+
+	/**
+	 * Return the watch connection of the fabric8 informer.
+	 * @return the connection
+	 */
+	WatchConnection connection() {
+		return this.connection;
 	}
 
 	/**
@@ -251,6 +279,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 
 	@Override
 	public void onList(String resourceVersion, boolean remainedEmpty) {
+		handOffListedDeletes(resourceVersion);
 		if (this.lists.listedAt() == null && !status().isSynced()) {
 			this.checks.listed(this.store::values);
 		}
@@ -291,28 +320,77 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			this.checks.added(resource);
 		}
 		boolean replay = this.replayList && !this.listed.isDone() && this.lists.listedAt() == null;
+		this.skipped.decoded(resource);
 		handOff(resource, EventType.ADDED,
 				new ResourceAddedEvent<>(this.context.name(), resourceType(), resource, replay));
 	}
 
 	@Override
 	public void onUpdate(T oldResource, T newResource) {
+		if (!Objects.equals(oldResource.getMetadata().getUid(), newResource.getMetadata().getUid())) {
+			// a relist found the name deleted and created again: a delete of the old
+			// object, then an add of the new, each judged on its own by the gate (the
+			// old uid's owner delivers the delete) and neither filtered
+			handOff(newResource, EventType.DELETED,
+					new ResourceDeletedEvent<>(this.context.name(), resourceType(), oldResource, true),
+					new ResourceAddedEvent<>(this.context.name(), resourceType(), newResource));
+			return;
+		}
 		ResourceUpdatedEvent<T> event = new ResourceUpdatedEvent<>(this.context.name(), resourceType(), oldResource,
 				newResource);
+		if (!event.isResync()) {
+			this.skipped.decoded(newResource);
+		}
 		handOff(newResource, event.isResync() ? EventType.RESYNC : EventType.UPDATED, event);
 	}
 
 	@Override
 	public void onDelete(T resource, boolean deletedFinalStateUnknown) {
+		if (deletedFinalStateUnknown) {
+			this.skipped.handedOnAsDeleted(resource);
+			// a list no longer holds it: fabric8 tells the list's resourceVersion next
+			// (onList), before anything else of this informer
+			synchronized (this.listedDeletes) {
+				this.listedDeletes.add(resource);
+			}
+			return;
+		}
+		// an object that stopped decoding is handed on as deleted: its final state is
+		// unknown, as a relist would find it
+		boolean unknown = deletedFinalStateUnknown || this.skipped.handedOnAsDeleted(resource);
 		handOff(resource, EventType.DELETED,
-				new ResourceDeletedEvent<>(this.context.name(), resourceType(), resource, deletedFinalStateUnknown));
+				new ResourceDeletedEvent<>(this.context.name(), resourceType(), resource, unknown));
 	}
 
 	/**
-	 * Hand an event from fabric8's thread to the pipeline: the change log, then the
-	 * listener queue, where the gate and the listeners get it.
+	 * Hand on the deletes the list found, observed at the list's resourceVersion: the API
+	 * server had no object under their names then.
+	 */
+	private void handOffListedDeletes(@Nullable String resourceVersion) {
+		List<T> deleted;
+		synchronized (this.listedDeletes) {
+			deleted = List.copyOf(this.listedDeletes);
+			this.listedDeletes.clear();
+		}
+		for (T resource : deleted) {
+			handOff(resource, EventType.DELETED, new ResourceDeletedEvent<>(this.context.name(), resourceType(),
+					resource, true, false, 0, false, resourceVersion));
+		}
+	}
+
+	/**
+	 * Hand an event from fabric8's thread to the pipeline: the listener queue, where the
+	 * gate, the on-change filter and the listeners get it.
 	 */
 	private void handOff(T resource, EventType type, ResourceEvent<T> event) {
+		handOff(resource, type, event, null);
+	}
+
+	/**
+	 * Hand one change of fabric8's on, as one event or, for a new uid, as a delete then
+	 * an add.
+	 */
+	private void handOff(T resource, EventType type, ResourceEvent<T> event, @Nullable ResourceEvent<T> added) {
 		String key = Cache.metaNamespaceKeyFunc(resource);
 		ChangeLog<T> changes = this.pipeline.changes();
 		synchronized (this.handoff) {
@@ -322,12 +400,11 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 			if (type != EventType.RESYNC) {
 				// resyncs replay the cache: fabric8 queues them without changing it
 				this.pending.delivered(key);
-				ResourceEvent<T> filtered = changes.changed(key, type, event);
-				if (filtered == null) {
-					status().eventFiltered();
-					return;
+				this.pipeline.queue().event(key, type, event, this.pipeline.listeners()::deliver, NOTHING);
+				if (added != null) {
+					this.pipeline.queue()
+						.event(key, EventType.ADDED, added, this.pipeline.listeners()::deliver, NOTHING);
 				}
-				this.pipeline.queue().event(key, type, filtered, this.pipeline.listeners()::deliver, NOTHING);
 			}
 			else if (!this.pending.isPending(key) && changes.resyncQueued(key)) {
 				// a change of this object not handed on yet (an add held back until a
@@ -402,6 +479,12 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		 * @param failure why the start failed, {@code null} when synced
 		 */
 		void synced(@Nullable Throwable failure);
+
+		/**
+		 * The generation's cache stored or removed an object; told on fabric8's thread,
+		 * after the change.
+		 */
+		void cacheChanged();
 
 		/**
 		 * fabric8 stopped a generation of a synced watch for good: replace it.

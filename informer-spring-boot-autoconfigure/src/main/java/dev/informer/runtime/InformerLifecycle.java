@@ -66,6 +66,10 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	private volatile @Nullable TaskDecorator taskDecorator;
 
+	private volatile Duration stalenessCheckPeriod = StalenessCheck.DEFAULT_PERIOD;
+
+	private @Nullable StalenessCheck stalenessCheck;
+
 	private volatile boolean running;
 
 	/**
@@ -93,7 +97,7 @@ public class InformerLifecycle implements SmartLifecycle {
 
 	/**
 	 * Run listeners on this executor instead of the starter's own threads
-	 * ({@code informer.delivery.executor}, or virtual threads). Each watch still runs on
+	 * ({@code informer.listeners.executor}, or virtual threads). Each watch still runs on
 	 * one of its threads at a time, in order; the executor is the application's to shut
 	 * down. Applies from the next start.
 	 * @param executor the executor, or {@code null} for the starter's own threads
@@ -109,6 +113,16 @@ public class InformerLifecycle implements SmartLifecycle {
 	 */
 	public void setTaskDecorator(@Nullable TaskDecorator taskDecorator) {
 		this.taskDecorator = taskDecorator;
+	}
+
+	/**
+	 * Read the API server's resourceVersion for each watch this often, to tell how far
+	 * its cache is behind ({@code informer.health.staleness-check-period}). Applies from
+	 * the next start.
+	 * @param period the period, zero for no check
+	 */
+	public void setStalenessCheckPeriod(Duration period) {
+		this.stalenessCheckPeriod = period;
 	}
 
 	@Override
@@ -133,6 +147,7 @@ public class InformerLifecycle implements SmartLifecycle {
 					informer.start(this.client, this.customizers, permits, selections, listenerThreads)));
 		}
 		this.monitor.start();
+		startStalenessCheck();
 		if (!this.startup.waitForSync() || synced.isEmpty()) {
 			return;
 		}
@@ -191,6 +206,7 @@ public class InformerLifecycle implements SmartLifecycle {
 	private void stopInformers() {
 		this.running = false;
 		this.monitor.stop();
+		stopStalenessCheck();
 		this.registry.informers().forEach(ResourceInformer::stop);
 		ExecutorService listenerThreads = this.listenerThreads;
 		if (listenerThreads != null) {
@@ -216,8 +232,7 @@ public class InformerLifecycle implements SmartLifecycle {
 	 * @param waitForSync whether start blocks until every informer synced
 	 * @param timeout how long to wait
 	 * @param failOnTimeout whether a timeout fails the start
-	 * @param maxConcurrentLists how many watches may run their initial list at once,
-	 * {@code 0} for no cap
+	 * @param maxConcurrentLists how many watches may list at once, {@code 0} for no cap
 	 * @param maxListenerThreads how many threads may run listeners at once, over all
 	 * informers
 	 */
@@ -230,8 +245,8 @@ public class InformerLifecycle implements SmartLifecycle {
 		 * @param waitForSync whether start blocks until every informer synced
 		 * @param timeout how long to wait
 		 * @param failOnTimeout whether a timeout fails the start
-		 * @param maxConcurrentLists how many watches may run their initial list at once,
-		 * {@code 0} for no cap
+		 * @param maxConcurrentLists how many watches may list at once, {@code 0} for no
+		 * cap
 		 */
 		public StartupOptions(boolean waitForSync, Duration timeout, boolean failOnTimeout, int maxConcurrentLists) {
 			this(waitForSync, timeout, failOnTimeout, maxConcurrentLists, ListenerThreads.DEFAULT_MAX);
@@ -247,6 +262,22 @@ public class InformerLifecycle implements SmartLifecycle {
 			this(waitForSync, timeout, failOnTimeout, 0);
 		}
 
+	}
+
+	private synchronized void startStalenessCheck() {
+		if (this.stalenessCheck == null) {
+			StalenessCheck check = new StalenessCheck(this.registry, this.stalenessCheckPeriod);
+			check.start();
+			this.stalenessCheck = check;
+		}
+	}
+
+	private synchronized void stopStalenessCheck() {
+		StalenessCheck check = this.stalenessCheck;
+		if (check != null) {
+			check.stop();
+			this.stalenessCheck = null;
+		}
 	}
 
 }

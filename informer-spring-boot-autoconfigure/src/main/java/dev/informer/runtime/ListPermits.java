@@ -3,10 +3,14 @@ package dev.informer.runtime;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
- * Caps how many watches run their initial list at once, so that an application with
- * hundreds of namespaces and kinds does not send hundreds of LISTs to the API server in
- * the same instant. A watch that cannot start yet waits in line, without a thread.
+ * Caps how many watches list at once (initial lists, relists, replacements), so that an
+ * application with hundreds of namespaces and kinds does not send hundreds of LISTs to
+ * the API server in the same instant. A watch that cannot start yet waits in line,
+ * without a thread.
  *
  * @since 0.1.0
  */
@@ -17,11 +21,19 @@ public final class ListPermits {
 	 */
 	public static final ListPermits UNLIMITED = new ListPermits(0);
 
+	private static final Log logger = LogFactory.getLog(ListPermits.class);
+
 	private final int max;
 
 	private final Deque<Runnable> waiting = new ArrayDeque<>();
 
 	private int inUse;
+
+	/** Releases not yet passed on: counted while a release starts the waiting tasks. */
+	private int releases;
+
+	/** Whether a release is starting waiting tasks now. */
+	private boolean starting;
 
 	/**
 	 * Create permits.
@@ -50,21 +62,42 @@ public final class ListPermits {
 	}
 
 	/**
-	 * Release a permit, starting the next waiting task, if any.
+	 * Release a permit, starting the next waiting task, if any. Never runs a task on the
+	 * stack of another: a task that releases its permit synchronously (its start failed)
+	 * while tasks are being started only counts the release, and the loop that started it
+	 * starts the next, so thousands of such tasks need no deeper stack than one.
 	 */
 	void release() {
 		if (this.max <= 0) {
 			return;
 		}
-		Runnable next;
 		synchronized (this) {
-			next = this.waiting.pollFirst();
-			if (next == null) {
-				this.inUse = Math.max(0, this.inUse - 1);
+			this.releases++;
+			if (this.starting) {
+				return;
 			}
+			this.starting = true;
 		}
-		if (next != null) {
-			next.run();
+		while (true) {
+			Runnable next;
+			synchronized (this) {
+				if (this.releases == 0) {
+					this.starting = false;
+					return;
+				}
+				this.releases--;
+				next = this.waiting.pollFirst();
+				if (next == null) {
+					this.inUse = Math.max(0, this.inUse - 1);
+					continue;
+				}
+			}
+			try {
+				next.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("A list waiting for its permit failed to start", ex);
+			}
 		}
 	}
 

@@ -18,7 +18,7 @@ import dev.informer.watch.RelistReason;
  */
 final class ListProgress {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(ListProgress.class);
 
 	private final WatchContext<?> context;
 

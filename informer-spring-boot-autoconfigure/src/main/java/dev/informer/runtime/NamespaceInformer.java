@@ -1,9 +1,12 @@
 package dev.informer.runtime;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -16,6 +19,7 @@ import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.kinds.InformerOperations;
+import dev.informer.runtime.kinds.WatchConnection;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.replicas.GatedListeners;
 import dev.informer.runtime.status.WatchStatus;
@@ -27,10 +31,10 @@ import dev.informer.watch.RelistReason;
  * One watch of a {@link ResourceInformer}: the whole informer, or one of its namespaces.
  * Wires the watch's pipeline when it starts (source → {@link ChangeLog change log} →
  * {@link ListenerQueue listener queue} → {@link GatedListeners replica gate} →
- * {@link CountingPublisher listeners}) and swaps its source, the fabric8 informer
- * ({@link InformerGeneration}), under one lock: to start, relist, replace (recovery) and
- * stop. A relist seeds the new generation with what listeners will have seen, so that it
- * delivers only the differences.
+ * {@link OnChangeListeners on-change filter} → {@link CountingPublisher listeners}) and
+ * swaps its source, the fabric8 informer ({@link InformerGeneration}), under one lock: to
+ * start, relist, replace (recovery) and stop. A relist seeds the new generation with what
+ * listeners will have seen, so that it delivers only the differences.
  * <p>
  * The listener queue outlives the generations of one start: listeners run on it, one
  * event at a time and in order, whatever generation is current. A relist or a replacement
@@ -41,7 +45,7 @@ import dev.informer.watch.RelistReason;
  */
 final class NamespaceInformer<T extends HasMetadata> {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(NamespaceInformer.class);
 
 	private final WatchContext<T> context;
 
@@ -111,6 +115,18 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * @return a future that completes when the initial list has been delivered
 	 */
 	synchronized CompletableFuture<Void> start(WatchStart start) {
+		return start(start, null);
+	}
+
+	/**
+	 * Start watching as {@link #start(WatchStart)} does, taking over the deletes the
+	 * pipeline of this namespace's previous watch still keeps (it left the selection and
+	 * joined again): its gate delivers them before its replayed adds.
+	 * @param start what the informer starts with
+	 * @param left the previous watch's pipeline, closed here, or {@code null}
+	 * @return a future that completes when the initial list has been delivered
+	 */
+	synchronized CompletableFuture<Void> start(WatchStart start, @Nullable Pipeline<T> left) {
 		if (this.closed) {
 			this.closed = false;
 			this.synced = new CompletableFuture<>();
@@ -120,7 +136,12 @@ final class NamespaceInformer<T extends HasMetadata> {
 		WatchSettings settings = start.settings();
 		cancelPendingReplacement();
 		this.replacements = new Replacements<>(this.context, settings, this, this.callbacks);
-		this.source.pipeline(Pipeline.create(this.context, start, this.source, this::fail));
+		Pipeline<T> pipeline = Pipeline.create(this.context, start, this.source, this::fail);
+		if (left != null) {
+			left.listeners().handDeletesTo(pipeline.listeners());
+			left.close();
+		}
+		this.source.pipeline(pipeline);
 		InformerGeneration<T> generation = newGeneration(start, RelistReason.INITIAL);
 		this.source.generation(generation);
 		startWithPermit(start, generation);
@@ -133,11 +154,13 @@ final class NamespaceInformer<T extends HasMetadata> {
 			throw new IllegalStateException("Informer '" + this.context.name() + "' is not running");
 		}
 		boolean watchList = this.context.definition().getDeclaration().isWatchList() && !this.watchListRefused;
+		WatchConnection connection = new WatchConnection(getStatus()::arrived);
+		SkippedObjects<T> skipped = new SkippedObjects<>(this.context);
 		SharedIndexInformer<T> informer = InformerOperations.informer(start.client(), this.context.definition(),
-				this.context.namespace(), watchList, start.settings().shardSelector().get());
+				this.context.namespace(), watchList, start.settings().shardSelector().get(), connection, skipped);
 		// customizers are the application's code: if one throws, nothing was swapped yet
-		return new InformerGeneration<>(this.context, pipeline, start.settings(), informer, trigger, watchList,
-				start.customizers(), this.callbacks);
+		return new InformerGeneration<>(this.context, pipeline, start.settings(), informer, connection, trigger,
+				watchList, start.customizers(), this.callbacks, skipped);
 	}
 
 	/**
@@ -163,15 +186,82 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * vanished ones a delete with final state unknown. Returns at once: events already
 	 * queued are delivered first, and a listener that is busy is neither waited for nor
 	 * interrupted.
+	 * <p>
+	 * The new informer lists once a {@link ListPermits list permit} is free, as an
+	 * initial list does; no lock is held while waiting for it, and the old informer
+	 * carries on meanwhile.
 	 * @param trigger the reason, counted as the relist's trigger
-	 * @return a future that completes when the new informer's list has been delivered
+	 * @return a future that completes when the new informer's list has been delivered, or
+	 * fails if the new informer could not be created (a customizer threw) or the watch
+	 * stopped while waiting for its permit
+	 * @throws IllegalStateException if the watch does not run
 	 */
-	synchronized CompletableFuture<Void> relist(RelistReason trigger) {
-		return relist(trigger, false, (resource) -> true, null);
+	CompletableFuture<Void> relist(RelistReason trigger) {
+		return relist(trigger, (ex) -> {
+		});
+	}
+
+	/**
+	 * Relist as {@link #relist(RelistReason)} does, telling {@code failedToStart} if the
+	 * new informer could not be created once its permit came.
+	 */
+	private CompletableFuture<Void> relist(RelistReason trigger, Consumer<RuntimeException> failedToStart) {
+		WatchStart start = this.start;
+		if (this.closed || this.leaving || start == null) {
+			throw new IllegalStateException("Informer '" + this.context.name() + "' is not running");
+		}
+		CompletableFuture<Void> relisted = new CompletableFuture<>();
+		ListPermits permits = start.permits();
+		permits.run(() -> {
+			// once: the generation releases it when its list completes or fails, and so
+			// does a start that fails here
+			Runnable release = once(permits::release);
+			CompletableFuture<Void> listed = null;
+			RuntimeException failure = null;
+			synchronized (this) {
+				if (this.closed || this.leaving || this.source.generation() == null) {
+					release.run();
+					relisted.completeExceptionally(new IllegalStateException(
+							"Informer '" + this.context.name() + "' stopped before its relist could list"));
+					return;
+				}
+				try {
+					listed = relist(trigger, false, (resource) -> true, release);
+				}
+				catch (RuntimeException ex) {
+					// a customizer (the application's code) threw
+					release.run();
+					failure = ex;
+				}
+			}
+			if (listed == null) {
+				relisted.completeExceptionally(failure);
+				failedToStart.accept(failure);
+				return;
+			}
+			listed.whenComplete((result, ex) -> {
+				if (ex != null) {
+					relisted.completeExceptionally(ex);
+				}
+				else {
+					relisted.complete(null);
+				}
+			});
+		});
+		return relisted;
+	}
+
+	private static Runnable once(Runnable action) {
+		AtomicBoolean done = new AtomicBoolean();
+		return () -> {
+			if (done.compareAndSet(false, true)) {
+				action.run();
+			}
+		};
 	}
 
 	private synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay,
-			Predicate<? super T> delivered, @Nullable Runnable releasePermit) {
+			Predicate<? super T> delivered, Runnable releasePermit) {
 		WatchStart start = this.start;
 		InformerGeneration<T> old = this.source.generation();
 		Pipeline<T> pipeline = this.source.pipeline();
@@ -180,8 +270,17 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		cancelPendingReplacement();
 		InformerGeneration<T> next = newGeneration(start, trigger);
-		// changes the gate kept from listeners are differences the new list delivers
-		List<T> seed = pipeline.listeners().undoMissed(old.retire()).values().stream().filter(delivered).toList();
+		// changes the gate kept from listeners are differences the new list delivers; a
+		// list for a shard range does not hold the objects of other ranges: they leave
+		// the cache unseen, never as deletes
+		GatedListeners<T> gated = pipeline.listeners();
+		boolean shardList = start.settings().shardSelector().get() != null;
+		List<T> seed = gated.undoMissed(old.retire())
+			.values()
+			.stream()
+			.filter(delivered)
+			.filter((resource) -> !shardList || !gated.belongsToAnother(resource))
+			.toList();
 		next.seed(seed);
 		if (replay) {
 			next.replayList();
@@ -207,19 +306,20 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		ListPermits permits = start.permits();
 		permits.run(() -> {
+			Runnable release = once(permits::release);
 			CompletableFuture<Void> listed;
 			synchronized (this) {
 				if (this.closed || this.leaving || this.source.generation() == null) {
 					// stopped meanwhile: it lists with the new range when it starts
-					permits.release();
+					release.run();
 					return;
 				}
 				try {
-					listed = relist(RelistReason.SHARD_RANGE, true, delivered, permits::release);
+					listed = relist(RelistReason.SHARD_RANGE, true, delivered, release);
 				}
 				catch (RuntimeException ex) {
 					// a customizer (the application's code) threw
-					permits.release();
+					release.run();
 					logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
 							+ ": relisting for a new shard range failed (" + KubernetesErrors.describe(ex)
 							+ "); trying again");
@@ -279,7 +379,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	synchronized void stop() {
-		halt();
+		stop(true);
+	}
+
+	private synchronized void stop(boolean closePipeline) {
+		halt(closePipeline);
 		getStatus().stopped();
 		this.synced.cancel(false);
 	}
@@ -300,6 +404,10 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	private void halt() {
+		halt(true);
+	}
+
+	private void halt(boolean closePipeline) {
 		InformerGeneration<T> generation = this.source.generation();
 		if (generation != null) {
 			// first: a retired generation hands nothing more on
@@ -308,7 +416,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		this.closed = true;
 		cancelPendingReplacement();
 		Pipeline<T> pipeline = this.source.pipeline();
-		if (pipeline != null) {
+		if (pipeline != null && closePipeline) {
 			pipeline.close();
 		}
 	}
@@ -316,11 +424,15 @@ final class NamespaceInformer<T extends HasMetadata> {
 	/**
 	 * Leave the informer's namespace selection: stop the fabric8 informer now, then
 	 * deliver, after what is queued, a delete flagged as having left the selection for
-	 * each object listeners will have seen, then run {@code last}, then stop.
+	 * each object listeners will have seen, then run {@code last}, then stop. Deletes the
+	 * gate kept back meanwhile (this replica's Lease lapsed, or another replica was to
+	 * publish them) outlive the watch: its pipeline goes to {@code keep} instead of
+	 * closing.
 	 * @param last run on the queue after the deletes, before it closes
+	 * @param keep takes the pipeline while its gate keeps deletes
 	 * @return a future that completes once stopped
 	 */
-	synchronized CompletableFuture<Void> leave(Runnable last) {
+	synchronized CompletableFuture<Void> leave(Runnable last, Consumer<Pipeline<T>> keep) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
 		InformerGeneration<T> generation = this.source.generation();
 		Pipeline<T> pipeline = this.source.pipeline();
@@ -345,7 +457,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 				last.run();
 			}
 			finally {
-				stop();
+				boolean keeps = pipeline.listeners().keepsDeletes();
+				stop(!keeps);
+				if (keeps) {
+					keep.accept(pipeline);
+				}
 				done.complete(null);
 			}
 		});
@@ -359,8 +475,31 @@ final class NamespaceInformer<T extends HasMetadata> {
 	void sample() {
 		InformerGeneration<T> generation = this.source.generation();
 		Replacements<T> replacements = this.replacements;
-		if (!this.closed && generation != null && replacements != null) {
-			replacements.sample(generation);
+		if (!this.closed && generation != null && replacements != null && replacements.sample(generation)) {
+			this.events.cacheChanged();
+		}
+	}
+
+	/**
+	 * Read the API server's current resourceVersion into the status, to tell how far the
+	 * cache is behind it (see {@link StalenessCheck}). Runs on the check's thread, on a
+	 * connection of its own: a watch whose connection hangs does not stop it.
+	 */
+	void checkServerResourceVersion() {
+		WatchStart start = this.start;
+		if (this.closed || this.leaving || start == null || this.source.generation() == null) {
+			return;
+		}
+		Instant at = this.context.clock().instant();
+		try {
+			String version = InformerOperations.currentResourceVersion(start.client(), this.context.definition(),
+					this.context.namespace());
+			if (version != null) {
+				getStatus().serverResourceVersionRead(version, at);
+			}
+		}
+		catch (RuntimeException ex) {
+			getStatus().serverResourceVersionReadFailed(KubernetesErrors.describe(ex));
 		}
 	}
 
@@ -415,6 +554,11 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 
 		@Override
+		public void cacheChanged() {
+			NamespaceInformer.this.events.cacheChanged();
+		}
+
+		@Override
 		public void stopped(InformerGeneration<T> generation, String why) {
 			Replacements<T> replacements = NamespaceInformer.this.replacements;
 			if (replacements != null) {
@@ -438,8 +582,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 
 		@Override
-		public void relist(RelistReason reason) {
-			NamespaceInformer.this.relist(reason);
+		public void relist(RelistReason reason, Consumer<RuntimeException> failedToStart) {
+			NamespaceInformer.this.relist(reason, failedToStart);
 		}
 
 	}

@@ -9,13 +9,14 @@ import dev.informer.runtime.replicas.GatedListeners;
 
 /**
  * The stages one start of a watch hands its changes through, after its fabric8 informer
- * (the source, which a relist replaces): the change log, the listener queue, and the
- * replica gate before the listeners. Built when the watch starts, dropped when it stops.
+ * (the source, which a relist replaces): the change log, the listener queue, the replica
+ * gate, and the {@code on-change} filter before the listeners. Built when the watch
+ * starts, dropped when it stops.
  *
  * @param <T> the resource type
  * @param changes what was handed on: the on-change filter's states, the queued resyncs
  * @param queue where the listeners run, in order
- * @param listeners the replica gate before the listeners
+ * @param listeners the replica gate, then the on-change filter, before the listeners
  */
 record Pipeline<T extends HasMetadata>(ChangeLog<T> changes, ListenerQueue queue, GatedListeners<T> listeners) {
 
@@ -34,9 +35,11 @@ record Pipeline<T extends HasMetadata>(ChangeLog<T> changes, ListenerQueue queue
 		WatchSettings settings = start.settings();
 		ListenerQueue queue = new ListenerQueue(start.executor(), settings.backlog(),
 				new BacklogOverflow(context, source::upstreamBacklog, settings, fail));
+		ChangeLog<T> changes = new ChangeLog<>(context.definition().getDeclaration());
 		GatedListeners<T> listeners = new GatedListeners<>(queue, settings.gate(), source::cached,
-				new CountingPublisher<>(context, settings));
-		return new Pipeline<>(new ChangeLog<>(context.definition().getDeclaration()), queue, listeners);
+				new OnChangeListeners<>(changes.filter(), context, new CountingPublisher<>(context, settings)),
+				settings.records().get());
+		return new Pipeline<>(changes, queue, listeners);
 	}
 
 	/**

@@ -1,8 +1,11 @@
 package dev.informer.runtime;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -26,7 +29,7 @@ import dev.informer.watch.RelistReason;
  */
 final class Replacements<T extends HasMetadata> {
 
-	private static final Log logger = LogFactory.getLog(ResourceInformer.class);
+	private static final Log logger = LogFactory.getLog(Replacements.class);
 
 	private final WatchContext<T> context;
 
@@ -40,6 +43,9 @@ final class Replacements<T extends HasMetadata> {
 
 	// guarded by lock
 	private @Nullable ScheduledFuture<?> pending;
+
+	// when the current silence was first logged; sampling thread only
+	private volatile @Nullable Instant silentSince;
 
 	/**
 	 * Create the replacements of one start of a watch.
@@ -59,14 +65,17 @@ final class Replacements<T extends HasMetadata> {
 	/**
 	 * Sample the current fabric8 informer into the status, and judge it.
 	 * @param generation the current fabric8 informer
+	 * @return whether its resourceVersion moved since the last sample (a bookmark moves
+	 * it without any change to the cache)
 	 */
-	void sample(InformerGeneration<T> generation) {
+	boolean sample(InformerGeneration<T> generation) {
 		SharedIndexInformer<T> informer = generation.informer();
 		this.context.status().watchObserved(informer.isWatching());
-		this.context.status().resourceVersionObserved(informer.lastSyncResourceVersion());
+		boolean moved = this.context.status().resourceVersionObserved(informer.lastSyncResourceVersion());
 		if (!generation.isActive() || !generation.isStarted()) {
-			return;
+			return moved;
 		}
+		restartIfSilent(generation, informer.isWatching());
 		ListProgress lists = generation.lists();
 		RecoveryCheck.Diagnosis diagnosis = RecoveryCheck.diagnose(this.context.status(),
 				this.context.status()::availability,
@@ -74,12 +83,48 @@ final class Replacements<T extends HasMetadata> {
 				this.context.clock().instant(), this.settings.recovery());
 		switch (diagnosis.outcome()) {
 			case REPLACE -> schedule(diagnosis.reason(), diagnosis.why());
-			case HEALTHY -> {
-				synchronized (this.lock) {
-					this.backOff.reset();
-				}
-			}
+			// without the watch's lock: a relist holds it while it swaps the fabric8
+			// informer, and sampling must never wait for one
+			case HEALTHY -> this.backOff.reset();
 			case NOTHING -> {
+			}
+		}
+		return moved;
+	}
+
+	/**
+	 * End the watch connection if it is open but nothing arrived on it for longer than
+	 * the bound: it may be dead without having closed (a black hole). fabric8 watches
+	 * again from its last resourceVersion on a new connection: no relist, nothing
+	 * delivered twice. Logged once per connection.
+	 */
+	private void restartIfSilent(InformerGeneration<T> generation, boolean watching) {
+		Instant last = this.context.status().getLastArrivalAt();
+		Duration bound = this.settings.recovery().restartSilentWatchAfter();
+		if (!watching || last == null) {
+			return;
+		}
+		Duration silent = Duration.between(last, this.context.clock().instant());
+		if (silent.compareTo(bound) <= 0) {
+			return;
+		}
+		String why = "nothing arrived on the watch connection for " + silent.toSeconds()
+				+ " s (informer.reliability.restart-silent-watch-after=" + bound.toSeconds() + "s)";
+		// once per silence: a connection that stays silent after a restart (nothing but
+		// its opening arrived, as on a kind the API server has not seen change since it
+		// started, which sends no bookmarks) is restarted again at DEBUG
+		Instant lastBookmark = this.context.status().snapshot().liveness().lastBookmarkAt();
+		boolean again = this.silentSince != null && (lastBookmark == null || lastBookmark.isBefore(this.silentSince));
+		if (generation.connection().end(why)) {
+			this.context.status().watchSilent("watch silent: " + why);
+			String message = "Informer '" + this.context.name() + "'" + this.context.where() + ": " + why
+					+ "; watching again from the last resourceVersion on a new connection";
+			if (again) {
+				logger.debug(message);
+			}
+			else {
+				this.silentSince = this.context.clock().instant();
+				logger.warn(message);
 			}
 		}
 	}
@@ -118,16 +163,21 @@ final class Replacements<T extends HasMetadata> {
 			if (!this.watch.isReplaceable()) {
 				return;
 			}
+			this.context.status().resetAvailability();
 			try {
-				this.context.status().resetAvailability();
-				this.watch.relist(reason);
+				// lists once a list permit is free, without this lock
+				this.watch.relist(reason, (ex) -> failed(reason, ex));
 			}
-			catch (RuntimeException ex) {
-				logger.warn("Replacing informer '" + this.context.name() + "'" + this.context.where() + " failed ("
-						+ KubernetesErrors.describe(ex) + "); trying again");
-				schedule(reason, "the replacement failed");
+			catch (IllegalStateException ex) {
+				// stopped meanwhile
 			}
 		}
+	}
+
+	private void failed(RelistReason reason, RuntimeException ex) {
+		logger.warn("Replacing informer '" + this.context.name() + "'" + this.context.where() + " failed ("
+				+ KubernetesErrors.describe(ex) + "); trying again");
+		schedule(reason, "the replacement failed");
 	}
 
 	/**
@@ -162,11 +212,14 @@ final class Replacements<T extends HasMetadata> {
 		@Nullable InformerGeneration<T> current();
 
 		/**
-		 * Replace the current fabric8 informer by a new one that relists.
+		 * Replace the current fabric8 informer by a new one that relists, once a list
+		 * permit is free; returns without waiting for it.
 		 * @param reason the relist reason
-		 * @throws RuntimeException if the replacement could not be created
+		 * @param failedToStart told if the replacement could not be created once its
+		 * permit came
+		 * @throws IllegalStateException if the watch no longer runs
 		 */
-		void relist(RelistReason reason);
+		void relist(RelistReason reason, Consumer<RuntimeException> failedToStart);
 
 	}
 

@@ -33,6 +33,7 @@ import dev.informer.runtime.namespaces.NamespaceSelectorWatches;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.DeliveryRecords;
 import dev.informer.runtime.replicas.ReplicatedInformer;
 import dev.informer.runtime.replicas.ShardRanges;
 import dev.informer.runtime.status.WatchStatus;
@@ -73,7 +74,10 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	/** With a namespace selector: what joins and leaves, while running. */
 	private final SelectedNamespaces<T> selection;
 
-	private final ResourceCache<T> cache;
+	/** With a namespace selector: the deletes kept back for namespaces that left. */
+	private final LeftNamespaces<T> left = new LeftNamespaces<>();
+
+	private final CombinedCache<T> cache;
 
 	private final WatchEvents events = new Events();
 
@@ -86,6 +90,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	private volatile ListObserver listObserver = ListObserver.NONE;
 
 	private volatile DeliveryGate gate = DeliveryGate.ALL;
+
+	private volatile DeliveryRecords records = DeliveryRecords.defaults();
 
 	private volatile Supplier<@Nullable String> shardSelector = () -> null;
 
@@ -121,7 +127,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.recovery = recovery;
 		this.clock = clock;
 		this.selection = new SelectedNamespaces<>(this, this::newWatch, publisher, this::publishSynced, this.watches,
-				this.watchSetObservers);
+				this.watchSetObservers, this.left);
 		List<String> namespaces = definition.getDeclaration().getNamespaces();
 		if (definition.getDeclaration().getNamespaceSelector() != null) {
 			// the namespaces join and leave at runtime, see SelectedNamespaces
@@ -181,6 +187,15 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	public void sampleWatches() {
 		this.watches.stream().forEach(NamespaceInformer::sample);
 		this.selection.sample();
+		this.left.sample();
+	}
+
+	/**
+	 * Read the API server's current resourceVersion for each watch, to tell how far its
+	 * cache is behind; called by the {@link StalenessCheck}.
+	 */
+	public void checkServerResourceVersions() {
+		this.watches.stream().forEach(NamespaceInformer::checkServerResourceVersion);
 	}
 
 	@Override
@@ -207,24 +222,29 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	@Override
-	public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
+	public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector, DeliveryRecords records) {
 		this.gate = gate;
 		this.shardSelector = shardSelector;
+		this.records = records;
 	}
 
 	@Override
 	public void replay(Predicate<? super HasMetadata> gained, String reason) {
 		this.watches.stream().forEach((watch) -> watch.replay(gained, reason));
+		this.left.replay(gained, reason);
 	}
 
 	@Override
 	public void replayIfOwed(String reason) {
 		this.watches.stream().forEach((watch) -> watch.replayIfOwed(reason));
+		this.left.replayIfOwed(reason);
 	}
 
 	@Override
 	public void relistForRange(Predicate<? super HasMetadata> delivered) {
 		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered));
+		// a namespace that left has no list: its kept deletes of the new range replay
+		this.left.replay((resource) -> !delivered.test(resource), "shard-range");
 	}
 
 	@Override
@@ -252,8 +272,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	/**
 	 * Bound the changes each watch holds for listeners
-	 * ({@code informer.delivery.max-backlog} and {@code overflow}); unbounded unless set.
-	 * Applies from the next start.
+	 * ({@code informer.listeners.max-backlog} and {@code overflow}); unbounded unless
+	 * set. Applies from the next start.
 	 * @param backlog the bound and what happens beyond it
 	 */
 	public void setBacklog(BacklogOptions backlog) {
@@ -321,7 +341,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		RetryPolicy retryPolicy = (selector != null) ? this.selection.retryPolicy(this.retryPolicy) : this.retryPolicy;
 		WatchSettings settings = new WatchSettings(this.publisher, retryPolicy, this.recovery, this.backlog,
 				threads.recovery(), this.listObserver, () -> this.deliveryObserver, () -> this.gate,
-				() -> this.shardSelector.get());
+				() -> this.shardSelector.get(), () -> this.records);
 		WatchStart start = new WatchStart(client, customizers, threads.listeners(), permits, settings);
 		if (selector != null) {
 			NamespaceSelectorWatches shared = (selections != null) ? selections : new NamespaceSelectorWatches(client);
@@ -428,6 +448,11 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		public void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause) {
 			ResourceInformer.this.publisher
 				.publish(new InformerStateChangedEvent(getName(), status.getNamespace(), previous, current, cause));
+		}
+
+		@Override
+		public void cacheChanged() {
+			ResourceInformer.this.cache.changed();
 		}
 
 	}

@@ -31,6 +31,8 @@ import dev.informer.watch.WatchedInformer;
  * namespace that leaves first delivers a delete, flagged as having left the selection,
  * for each object its listeners have seen, then stops; a namespace that joins again
  * meanwhile starts only once that is done, so that its adds never overtake those deletes.
+ * Deletes its replica gate kept back outlive its watch ({@link LeftNamespaces}); a
+ * namespace that joins again takes them over.
  *
  * @param <T> the resource type
  */
@@ -50,6 +52,8 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private final List<WatchSetObserver> observers;
 
+	private final LeftNamespaces<T> left;
+
 	/**
 	 * Create the namespaces of an informer, none until it starts.
 	 * @param informer the informer, as watch-set observers are told of it
@@ -58,15 +62,18 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 * @param synced told once the namespaces matching at start have synced
 	 * @param parts the informer's watches
 	 * @param observers told of each watch added and removed
+	 * @param left the deletes kept back for namespaces that left
 	 */
 	SelectedNamespaces(WatchedInformer<T> informer, Function<String, NamespaceInformer<T>> newWatch,
-			InformerEventPublisher publisher, Runnable synced, WatchSet<T> parts, List<WatchSetObserver> observers) {
+			InformerEventPublisher publisher, Runnable synced, WatchSet<T> parts, List<WatchSetObserver> observers,
+			LeftNamespaces<T> left) {
 		this.informer = informer;
 		this.newWatch = newWatch;
 		this.publisher = publisher;
 		this.synced = synced;
 		this.parts = parts;
 		this.observers = observers;
+		this.left = left;
 	}
 
 	/** Namespaces leaving: done when their last delete has been delivered. */
@@ -220,20 +227,29 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		}
 		this.publisher.publish(new InformerNamespaceChangedEvent(this.informer.getName(), namespace,
 				InformerNamespaceChangedEvent.Change.JOINED, cause));
-		if (previous == null) {
-			startPart(part);
-		}
-		else {
-			previous.done().whenComplete((ignored, ex) -> startPart(part));
-		}
+		CompletableFuture<Void> leftBefore = (previous != null) ? previous.done()
+				: CompletableFuture.completedFuture(null);
+		leftBefore.thenCompose((ignored) -> this.left.rejoin(namespace))
+			.whenComplete((kept, ex) -> startPart(namespace, part, kept));
 	}
 
-	private synchronized void startPart(NamespaceInformer<T> part) {
+	/**
+	 * Start the watch of a namespace that joined, taking over the deletes its previous
+	 * watch kept back; if it does not start (it left again, or the informer stopped),
+	 * they stay kept.
+	 */
+	private synchronized void startPart(String namespace, NamespaceInformer<T> part, @Nullable Pipeline<T> kept) {
 		WatchStart start = this.start;
 		if (this.running && start != null && this.parts.contains(part)) {
 			// only now: the meters of a previous watch of this namespace are removed
 			this.observers.forEach((observer) -> observer.watchAdded(this.informer, part.getStatus()));
-			part.start(start);
+			part.start(start, kept);
+		}
+		else if (kept != null && this.running) {
+			this.left.keep(namespace, kept);
+		}
+		else if (kept != null) {
+			kept.close();
 		}
 	}
 
@@ -263,7 +279,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		NamespaceInformer<T> part = leaving.part();
 		String namespace = String.valueOf(part.getNamespace());
 		part.leave(() -> this.publisher.publish(new InformerNamespaceChangedEvent(this.informer.getName(), namespace,
-				InformerNamespaceChangedEvent.Change.LEFT, cause)))
+				InformerNamespaceChangedEvent.Change.LEFT, cause)), (kept) -> this.left.keep(namespace, kept))
 			.whenComplete((ignored, ex) -> {
 				this.leaving.remove(namespace, leaving);
 				this.observers.forEach((observer) -> observer.watchRemoved(this.informer, part.getStatus()));
@@ -283,6 +299,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 			this.leaving.values().forEach((leaving) -> leaving.done().complete(null));
 			this.leaving.clear();
 		}
+		this.left.close();
 		// outside this lock: the selection tells its members under its own
 		NamespaceSelectorWatches selections = this.selections;
 		String selector = this.selector;

@@ -22,4 +22,10 @@ interface WatchEvents {
 	 */
 	void stateChanged(WatchStatus status, InformerState previous, InformerState current, String cause);
 
+	/**
+	 * The watch's cache changed, or its resourceVersion was seen moving (a bookmark);
+	 * told on the thread that changed it (fabric8's) or sampled it.
+	 */
+	void cacheChanged();
+
 }

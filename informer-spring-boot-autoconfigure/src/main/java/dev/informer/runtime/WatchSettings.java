@@ -10,6 +10,7 @@ import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.DeliveryRecords;
 import dev.informer.watch.DeliveryObserver;
 import dev.informer.watch.ListObserver;
 
@@ -26,10 +27,11 @@ import dev.informer.watch.ListObserver;
  * @param deliveryObserver told of each delivered event
  * @param gate which objects this replica publishes
  * @param shardSelector the shard range this replica lists and watches, or {@code null}
+ * @param records the bounds of what the replica gate keeps for later delivery
  */
 record WatchSettings(InformerEventPublisher publisher, RetryPolicy retryPolicy, RecoveryOptions recovery,
 		BacklogOptions backlog, ScheduledExecutorService scheduler, ListObserver listObserver,
 		Supplier<DeliveryObserver> deliveryObserver, Supplier<DeliveryGate> gate,
-		Supplier<@Nullable String> shardSelector) {
+		Supplier<@Nullable String> shardSelector, Supplier<DeliveryRecords> records) {
 
 }

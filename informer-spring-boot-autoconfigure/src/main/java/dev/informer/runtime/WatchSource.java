@@ -83,12 +83,6 @@ final class WatchSource<T extends HasMetadata> implements WatchContents {
 	}
 
 	@Override
-	public boolean isOpen() {
-		SharedIndexInformer<T> informer = informer();
-		return informer != null && informer.isWatching();
-	}
-
-	@Override
 	public int cacheSize() {
 		CachingItemStore<T> store = store();
 		return (store != null) ? store.size() : 0;

@@ -83,6 +83,15 @@ public final class DeliveryDetails {
 			putIfPresent(member, "refusal", refusal(sharding.refusal()));
 			details.put("sharding", member);
 		}
+		DeliverySnapshot.Staleness staleness = snapshot.staleness();
+		if (!staleness.equals(DeliverySnapshot.Staleness.NONE)) {
+			Map<String, Object> stale = new LinkedHashMap<>();
+			stale.put("steppedDown", staleness.steppedDown());
+			stale.put("staleWatches", staleness.staleWatches());
+			putIfPresent(stale, "steppedDownAt", format(staleness.steppedDownAt()));
+			stale.put("stepDowns", staleness.stepDowns());
+			details.put("staleness", stale);
+		}
 		return details;
 	}
 

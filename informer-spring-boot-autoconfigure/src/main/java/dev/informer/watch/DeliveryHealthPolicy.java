@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.DeliveryRole;
 
 /**
- * When this replica's part in delivery across replicas ({@code informer.delivery.*}) is
+ * When this replica's part in delivery across replicas ({@code informer.replicas.*}) is
  * healthy. A standby is as healthy as a leader: both keep their caches warm and either
  * can publish. What matters is whether this replica still reaches its Lease:
  * <ul>
@@ -18,12 +18,15 @@ import dev.informer.DeliveryRole;
  * it has stopped publishing: another replica has taken over or nobody publishes.</li>
  * <li>{@code sharded} mode: {@code DOWN} ({@value #LEASE_EXPIRED}) when this replica's
  * own Lease was last renewed longer ago than the lease duration, or never within the
- * startup timeout. The other members then count it out and own its objects.</li>
+ * startup timeout. The other members then count it out and own its objects. Not while it
+ * stands aside because its watches are stale: it deleted its Lease itself.</li>
  * </ul>
  * Either mode: {@code DOWN}, with the API server's reason ({@code Forbidden},
  * {@code Invalid}...), while it refuses this replica's requests on its Lease in a way no
  * retry cures: such a replica cannot lead or own a range however long it waits. Otherwise
- * {@code UP}.
+ * {@code UP}, with the reason {@value #STALE_WATCHES} while this replica stands aside
+ * because its watches are stale ({@code informer.replicas.step-down-stale-after}): it
+ * still works as a standby, and its watches' own health says what is wrong with them.
  *
  * @since 0.1.0
  */
@@ -38,6 +41,11 @@ public final class DeliveryHealthPolicy {
 	 * The reason of a sharded replica whose own Lease has expired.
 	 */
 	public static final String LEASE_EXPIRED = "LeaseExpired";
+
+	/**
+	 * The reason of a replica that gave its part up because its watches are stale.
+	 */
+	public static final String STALE_WATCHES = "StaleWatches";
 
 	private final Duration leaseDuration;
 
@@ -73,9 +81,12 @@ public final class DeliveryHealthPolicy {
 		if (leadership != null && stale(leadership.lastContact(), now, startedAt)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, LEASE_UNREACHABLE);
 		}
-		if (sharding != null && sharding.role() == DeliveryRole.DETACHED
+		if (sharding != null && sharding.role() == DeliveryRole.DETACHED && !snapshot.staleness().steppedDown()
 				&& stale(sharding.lastRenewal(), now, startedAt)) {
 			return new WatchHealth(WatchHealth.Level.DOWN, LEASE_EXPIRED);
+		}
+		if (snapshot.staleness().steppedDown()) {
+			return new WatchHealth(WatchHealth.Level.UP, STALE_WATCHES);
 		}
 		return WatchHealth.UP;
 	}

@@ -11,7 +11,7 @@ import dev.informer.DeliveryRole;
 
 /**
  * This replica's part in delivering resource events when several replicas share the work
- * ({@code informer.delivery.*}), as of one moment.
+ * ({@code informer.replicas.*}), as of one moment.
  *
  * @param group the delivery group
  * @param identity this replica's identity
@@ -22,11 +22,59 @@ import dev.informer.DeliveryRole;
  * @param sharding this replica's membership, {@code null} when no informer is in
  * {@link DeliveryMode#SHARDED} mode
  * @param takenAt when the snapshot was taken
+ * @param staleness whether this replica's watches are current enough for it to publish
+ * for the group, and whether it stepped down because they were not
  * @since 0.1.0
  */
 public record DeliverySnapshot(String group, String identity, String leaseNamespace,
 		Map<String, DeliveryMode> informerModes, @Nullable Leadership leadership, @Nullable Sharding sharding,
-		Instant takenAt) {
+		Instant takenAt, Staleness staleness) {
+
+	/**
+	 * Create a snapshot of a replica whose watches are current.
+	 * @param group the delivery group
+	 * @param identity this replica's identity
+	 * @param leaseNamespace the namespace of the Leases
+	 * @param informerModes the delivery mode of each informer
+	 * @param leadership the group's leader election, or {@code null}
+	 * @param sharding this replica's membership, or {@code null}
+	 * @param takenAt when the snapshot was taken
+	 */
+	public DeliverySnapshot(String group, String identity, String leaseNamespace,
+			Map<String, DeliveryMode> informerModes, @Nullable Leadership leadership, @Nullable Sharding sharding,
+			Instant takenAt) {
+		this(group, identity, leaseNamespace, informerModes, leadership, sharding, takenAt, Staleness.NONE);
+	}
+
+	/**
+	 * Whether this replica's watches are current enough for it to publish for the group
+	 * ({@code informer.replicas.step-down-stale-after}).
+	 *
+	 * @param staleWatches the watches behind for longer than the bound, each with why and
+	 * for how long; empty when every watch is current
+	 * @param steppedDown whether this replica gave up its Lease (leader) or left the
+	 * members (sharded) because of them, and does not compete until they are current
+	 * again (or no other replica took its part)
+	 * @param steppedDownAt when it last stepped down, {@code null} if never
+	 * @param stepDowns how many times it stepped down because of stale watches
+	 * @since 0.1.0
+	 */
+	public record Staleness(List<String> staleWatches, boolean steppedDown, @Nullable Instant steppedDownAt,
+			long stepDowns) {
+
+		/**
+		 * Every watch current, never stepped down.
+		 */
+		public static final Staleness NONE = new Staleness(List.of(), false, null, 0);
+
+		/**
+		 * Create the staleness.
+		 */
+		public Staleness {
+			staleWatches = List.copyOf(staleWatches);
+		}
+
+	}
 
 	/**
 	 * The group's leader election.

@@ -47,7 +47,7 @@ public enum RelistReason {
 	STALLED("stalled"),
 
 	/**
-	 * This replica's shard range changed ({@code informer.delivery.mode=sharded}) and the
+	 * This replica's shard range changed ({@code informer.replicas.mode=sharded}) and the
 	 * API server filters by shard selector: the watch lists its new range.
 	 */
 	SHARD_RANGE("shard-range");

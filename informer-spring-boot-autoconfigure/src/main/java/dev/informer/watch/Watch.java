@@ -17,8 +17,8 @@ import dev.informer.InformerState;
  * it closes a watch to rotate it (see {@link WatchHealthPolicy}) or loses the connection,
  * so {@link #isWatching()} and {@link #getNotWatchingSince()} are as fresh as the last
  * sample of the runtime's watch monitor, and a loss shorter than the sampling period may
- * go uncounted in {@link WatchSnapshot.Connection#reconnects()}.
- * {@link WatchSnapshot.Connection#open()} asks fabric8 when the snapshot is taken.
+ * go uncounted in {@link WatchSnapshot.Connection#reconnects()}. Health, the endpoint and
+ * the {@code informer.watching} gauge give that same answer.
  *
  * @since 0.1.0
  */

@@ -3,6 +3,7 @@ package dev.informer.watch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -23,6 +24,8 @@ public final class WatchDetails {
 	 * The namespace shown for a watch of all namespaces.
 	 */
 	public static final String ALL_NAMESPACES = "*";
+
+	private static final int UNDECODABLE_SHOWN = 10;
 
 	private WatchDetails() {
 	}
@@ -77,14 +80,47 @@ public final class WatchDetails {
 			details.put("lastResync", lastResync);
 		}
 		details.put("reconnects", snapshot.connection().reconnects());
+		putLiveness(details, snapshot);
 		details.put("relists", snapshot.lists().relists());
 		details.put("events", events.byType());
 		details.put("listenerFailures", events.listenerFailures());
 		if (!declaration.getChangePaths().isEmpty()) {
 			details.put("filteredEvents", events.filtered());
 		}
+		putLag(details, snapshot.lag());
 		putLastError(details, snapshot.errors().last());
+		putUndecodable(details, snapshot.errors().undecodable());
 		return details;
+	}
+
+	private static void putLag(Map<String, Object> details, WatchSnapshot.Lag lag) {
+		if (lag.checks() == 0 && lag.checkFailures() == 0) {
+			return;
+		}
+		Map<String, Object> values = new LinkedHashMap<>();
+		putIfPresent(values, "serverResourceVersion", lag.serverResourceVersion());
+		putIfPresent(values, "checkedAt", format(lag.checkedAt()));
+		putIfPresent(values, "behind", lag.behind());
+		Duration staleFor = lag.staleFor();
+		putIfPresent(values, "staleFor", (staleFor != null) ? staleFor.toString() : null);
+		values.put("checks", lag.checks());
+		values.put("checkFailures", lag.checkFailures());
+		putIfPresent(values, "lastFailure", lag.lastFailure());
+		details.put("lag", values);
+	}
+
+	/**
+	 * Name the objects skipped because they do not decode: how many, and the first
+	 * {@value #UNDECODABLE_SHOWN} by key.
+	 */
+	private static void putUndecodable(Map<String, Object> details, List<UndecodableObject> undecodable) {
+		if (!undecodable.isEmpty()) {
+			Map<String, Object> skipped = new LinkedHashMap<>();
+			skipped.put("count", undecodable.size());
+			skipped.put("objects",
+					undecodable.stream().limit(UNDECODABLE_SHOWN).map(UndecodableObject::describe).toList());
+			details.put("undecodable", skipped);
+		}
 	}
 
 	/**
@@ -116,6 +152,19 @@ public final class WatchDetails {
 		if (!connection.watching()) {
 			putIfPresent(details, "notWatchingSince", format(connection.notWatchingSince()));
 		}
+	}
+
+	private static void putLiveness(Map<String, Object> details, WatchSnapshot snapshot) {
+		WatchSnapshot.Liveness liveness = snapshot.liveness();
+		Map<String, Object> map = new LinkedHashMap<>();
+		putIfPresent(map, "lastByteAt", format(liveness.lastByteAt()));
+		Duration sinceLastByte = liveness.sinceLastByte(snapshot.takenAt());
+		putIfPresent(map, "sinceLastByte", (sinceLastByte != null) ? sinceLastByte.toString() : null);
+		putIfPresent(map, "lastBookmarkAt", format(liveness.lastBookmarkAt()));
+		Duration sinceLastBookmark = liveness.sinceLastBookmark(snapshot.takenAt());
+		putIfPresent(map, "sinceLastBookmark", (sinceLastBookmark != null) ? sinceLastBookmark.toString() : null);
+		map.put("silentRestarts", liveness.silentRestarts());
+		details.put("liveness", map);
 	}
 
 	private static void putLastError(Map<String, Object> details, @Nullable WatchError error) {

@@ -25,10 +25,17 @@ import dev.informer.InformerState;
  * judges the same rule over its availability window instead of the grace period, so it
  * replaces such a watch before health reports it down.</li>
  * <li>{@code OUT_OF_SERVICE} before the first sync within the startup timeout, once
- * stopped, and while the backlog is at {@code informer.delivery.max-backlog}
+ * stopped, and while the backlog is at {@code informer.listeners.max-backlog}
  * ({@code Backlogged}): not ready, which readiness probes answer with 503, yet not
  * broken. A watch whose backlog reached the bound with
- * {@code informer.delivery.overflow=fail} is {@code DOWN} ({@code BacklogOverflow}).</li>
+ * {@code informer.listeners.overflow=fail} is {@code DOWN}
+ * ({@code BacklogOverflow}).</li>
+ * <li>{@code OUT_OF_SERVICE} ({@code Stale}) while the watch is open but nothing (no
+ * event, no bookmark) has arrived on its connection for longer than
+ * {@code informer.health.stale-after}: the API server sends an idle watch a bookmark
+ * every minute, so the connection may be dead without having closed, and the cache may
+ * miss changes. Readiness only: restarting the pod would not help, and the watch is
+ * restarted after {@code informer.reliability.restart-silent-watch-after}.</li>
  * </ul>
  * When the last error was HTTP 403 and the watch is not open, the reason is
  * {@code Forbidden}: an RBAC rule is missing.
@@ -56,16 +63,32 @@ public final class WatchHealthPolicy {
 	public static final String FORBIDDEN = "Forbidden";
 
 	/**
-	 * The reason given while the backlog is at {@code informer.delivery.max-backlog}:
+	 * The reason given while the backlog is at {@code informer.listeners.max-backlog}:
 	 * listeners are that many changes behind.
 	 */
 	public static final String BACKLOGGED = "Backlogged";
 
 	/**
 	 * The reason given once a watch stopped because its backlog reached
-	 * {@code informer.delivery.max-backlog} with {@code informer.delivery.overflow=fail}.
+	 * {@code informer.listeners.max-backlog} with
+	 * {@code informer.listeners.overflow=fail}.
 	 */
 	public static final String BACKLOG_OVERFLOW = "BacklogOverflow";
+
+	/**
+	 * The reason given while nothing has arrived on an open watch for longer than
+	 * {@code informer.health.stale-after}.
+	 */
+	public static final String STALE = "Stale";
+
+	/**
+	 * The default silence after which an open watch is stale: 65 s, the API server's
+	 * bookmark interval of one minute plus 5 s, and 10 s before the default
+	 * {@code informer.reliability.restart-silent-watch-after} restarts the watch.
+	 */
+	public static final Duration DEFAULT_STALE_AFTER = Duration.ofSeconds(65);
+
+	private final Duration staleAfter;
 
 	private final Duration watchLossGrace;
 
@@ -77,12 +100,35 @@ public final class WatchHealthPolicy {
 	 * @param startupTimeout how long an informer may take to sync before health is down
 	 */
 	public WatchHealthPolicy(Duration watchLossGrace, Duration startupTimeout) {
+		this(watchLossGrace, startupTimeout, DEFAULT_STALE_AFTER);
+	}
+
+	/**
+	 * Create a policy.
+	 * @param watchLossGrace how long a watch may be lost before health is down
+	 * @param startupTimeout how long an informer may take to sync before health is down
+	 * @param staleAfter how long nothing may arrive on an open watch before it is stale
+	 */
+	public WatchHealthPolicy(Duration watchLossGrace, Duration startupTimeout, Duration staleAfter) {
 		if (watchLossGrace.isNegative()) {
 			throw new IllegalArgumentException("informer.health.watch-loss-grace must not be negative, was "
 					+ watchLossGrace + "; use a duration such as 90s");
 		}
+		if (staleAfter.isNegative() || staleAfter.isZero()) {
+			throw new IllegalArgumentException(
+					"informer.health.stale-after must be positive, was " + staleAfter + "; use a duration such as 65s");
+		}
 		this.watchLossGrace = watchLossGrace;
 		this.startupTimeout = startupTimeout;
+		this.staleAfter = staleAfter;
+	}
+
+	/**
+	 * Return how long nothing may arrive on an open watch before it is stale.
+	 * @return the bound
+	 */
+	public Duration getStaleAfter() {
+		return this.staleAfter;
 	}
 
 	/**
@@ -131,6 +177,9 @@ public final class WatchHealthPolicy {
 		}
 		if (snapshot.cache().backlogAtBound()) {
 			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, BACKLOGGED);
+		}
+		if (snapshot.isSilentFor(this.staleAfter)) {
+			return new WatchHealth(WatchHealth.Level.OUT_OF_SERVICE, STALE);
 		}
 		if (snapshot.connection().watching()) {
 			return WatchHealth.UP;

@@ -15,8 +15,8 @@ import dev.informer.InformerState;
  * resource data. Its values come in groups, one per part of the watch a reader asks
  * about: where it is in its {@link Lifecycle lifecycle}, its {@link Connection
  * connection}, its {@link Cache cache}, its {@link Lists lists}, the {@link Events
- * events} it delivered, its {@link Errors errors}, its {@link Resync resync cycles} and
- * its {@link Availability availability window}.
+ * events} it delivered, its {@link Errors errors}, its {@link Resync resync cycles}, its
+ * {@link Availability availability window} and its {@link Lag lag} behind the API server.
  *
  * @param takenAt when the snapshot was taken
  * @param namespace the namespace, {@code null} for all namespaces or cluster scope
@@ -28,10 +28,59 @@ import dev.informer.InformerState;
  * @param errors the errors seen
  * @param resync the resync cycles
  * @param availability the availability window
+ * @param lag how far the cache is behind the API server
+ * @param liveness what last arrived on the watch connection
  * @since 0.1.0
  */
 public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecycle lifecycle, Connection connection,
-		Cache cache, Lists lists, Events events, Errors errors, Resync resync, Availability availability) {
+		Cache cache, Lists lists, Events events, Errors errors, Resync resync, Availability availability, Lag lag,
+		Liveness liveness) {
+
+	/**
+	 * What last arrived on the watch connection, which is how a connection that went
+	 * silent without closing (a black hole) is told from an open one: the API server
+	 * sends an idle watch a bookmark about once a minute.
+	 *
+	 * @param lastByteAt when the connection last opened or a message (event or bookmark)
+	 * last arrived on it, {@code null} before the first connection
+	 * @param lastBookmarkAt when the last bookmark arrived, {@code null} before the first
+	 * @param silentRestarts how many times the connection was ended because nothing had
+	 * arrived on it for longer than
+	 * {@code informer.reliability.restart-silent-watch-after}
+	 * @since 0.1.0
+	 */
+	public record Liveness(@Nullable Instant lastByteAt, @Nullable Instant lastBookmarkAt, long silentRestarts) {
+
+		/**
+		 * Return how long nothing has arrived on the connection.
+		 * @param now the current time
+		 * @return the time since the last byte, {@code null} before the first connection
+		 */
+		public @Nullable Duration sinceLastByte(Instant now) {
+			return (this.lastByteAt != null) ? Duration.between(this.lastByteAt, now) : null;
+		}
+
+		/**
+		 * Return how long no bookmark has arrived.
+		 * @param now the current time
+		 * @return the time since the last bookmark, {@code null} before the first
+		 */
+		public @Nullable Duration sinceLastBookmark(Instant now) {
+			return (this.lastBookmarkAt != null) ? Duration.between(this.lastBookmarkAt, now) : null;
+		}
+
+	}
+
+	/**
+	 * Return whether the watch is open but nothing has arrived on its connection for
+	 * longer than {@code bound}: the connection may be dead without having closed.
+	 * @param bound the longest silence of a working watch
+	 * @return whether the watch is stale
+	 */
+	public boolean isSilentFor(Duration bound) {
+		Duration silent = this.liveness.sinceLastByte(this.takenAt);
+		return this.connection.watching() && silent != null && silent.compareTo(bound) > 0;
+	}
 
 	/**
 	 * Return whether the watch keeps failing, as {@link Availability#isFlapping} judges
@@ -68,8 +117,9 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecyc
 	 * The watch connection. Whether it is open is sampled, not signalled: see
 	 * {@link Watch}.
 	 *
-	 * @param watching whether the watch was open when last sampled
-	 * @param open whether fabric8's watch was open when the snapshot was taken
+	 * @param watching whether the watch is open, as last sampled or known from a callback
+	 * (a list, an error or a silent connection ends it at once): the one answer health,
+	 * the {@code informer.watching} gauge and the endpoint give
 	 * @param notWatchingSince since when the watch has been known not to be open: since
 	 * the end of the last list (the watch opens right after it), or since a sample or an
 	 * error found it lost; {@code null} while watching (or before the first list)
@@ -77,7 +127,18 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecyc
 	 * however many attempts the reconnect took
 	 * @since 0.1.0
 	 */
-	public record Connection(boolean watching, boolean open, @Nullable Instant notWatchingSince, long reconnects) {
+	public record Connection(boolean watching, @Nullable Instant notWatchingSince, long reconnects) {
+
+		/**
+		 * Return whether the watch is open: the same answer as {@link #watching()}.
+		 * @return whether the watch is open
+		 * @deprecated since 0.1.0, fabric8's own flag is no longer a second answer: use
+		 * {@link #watching()}
+		 */
+		@Deprecated(since = "0.1.0", forRemoval = true)
+		public boolean open() {
+			return this.watching;
+		}
 
 	}
 
@@ -88,15 +149,17 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecyc
 	 * @param backlog the changes cached but not yet delivered to listeners: a backlog
 	 * that grows when listeners are slower than the changes
 	 * @param backlogAtBound whether the backlog was at
-	 * {@code informer.delivery.max-backlog}
+	 * {@code informer.listeners.max-backlog}
 	 * @param coalesced the changes folded into later changes of the same object because
-	 * the backlog was at {@code informer.delivery.max-backlog}
+	 * the backlog was at {@code informer.listeners.max-backlog}
 	 * ({@code overflow=coalesce})
+	 * @param rejected the turns of delivery the listener executor rejected (a bounded
+	 * pool, busy), each retried after a backoff
 	 * @param lastResourceVersion the last resourceVersion seen (from an event, a bookmark
 	 * or a list)
 	 * @since 0.1.0
 	 */
-	public record Cache(int size, long backlog, boolean backlogAtBound, long coalesced,
+	public record Cache(int size, long backlog, boolean backlogAtBound, long coalesced, long rejected,
 			@Nullable String lastResourceVersion) {
 
 	}
@@ -165,9 +228,11 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecyc
 	 *
 	 * @param last the last error, {@code null} before the first
 	 * @param consecutive the errors since the last successful list
+	 * @param undecodable the objects skipped because they do not decode into the
+	 * informer's class, by key, until a version of each decodes (never their content)
 	 * @since 0.1.0
 	 */
-	public record Errors(@Nullable WatchError last, int consecutive) {
+	public record Errors(@Nullable WatchError last, int consecutive, List<UndecodableObject> undecodable) {
 
 	}
 
@@ -247,6 +312,38 @@ public record WatchSnapshot(Instant takenAt, @Nullable String namespace, Lifecyc
 			Instant from = end.minus(window);
 			return (int) times.stream().filter((at) -> at.isAfter(from)).count();
 		}
+
+	}
+
+	/**
+	 * How far the cache of a watch is behind the API server, from a consistent read of
+	 * the server's resourceVersion (a list with {@code limit=1}) every
+	 * {@code informer.health.staleness-check-period}. ResourceVersions are compared as
+	 * Kubernetes compares them (KEP-5504): as decimal integers when both are, else not at
+	 * all ({@code behind} and {@code staleFor} are then {@code null}).
+	 *
+	 * @param serverResourceVersion the server's resourceVersion at the last read,
+	 * {@code null} before the first
+	 * @param checkedAt when the server's resourceVersion was last read
+	 * @param behind how many resourceVersions (etcd revisions) the cache's is behind the
+	 * server's last read, zero when at or past it; an idle watch is behind until its next
+	 * bookmark (about a minute), so this alone does not mean stale
+	 * @param staleFor how long the cache has been behind a resourceVersion the server
+	 * had: the time since the oldest read whose version the cache has not reached yet,
+	 * zero when it has reached every one; a healthy watch reaches it by its next event or
+	 * bookmark
+	 * @param checks the reads of the server's resourceVersion
+	 * @param checkFailures the reads that failed
+	 * @param lastFailure why the last read failed, {@code null} once one succeeds again
+	 * @since 0.1.0
+	 */
+	public record Lag(@Nullable String serverResourceVersion, @Nullable Instant checkedAt, @Nullable Long behind,
+			@Nullable Duration staleFor, long checks, long checkFailures, @Nullable String lastFailure) {
+
+		/**
+		 * No read yet.
+		 */
+		public static final Lag NONE = new Lag(null, null, null, null, 0, 0, null);
 
 	}
 

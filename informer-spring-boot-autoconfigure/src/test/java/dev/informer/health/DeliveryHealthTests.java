@@ -79,6 +79,23 @@ class DeliveryHealthTests {
 	}
 
 	@Test
+	void aReplicaThatSteppedDownBecauseItsWatchesAreStaleIsUpWithTheReasonAndTheStaleWatches() {
+		leader(DeliveryRole.STANDBY, "pod-a", null, this.start);
+		DeliverySnapshot standby = this.snapshot.get();
+		this.snapshot.set(new DeliverySnapshot(standby.group(), standby.identity(), standby.leaseNamespace(),
+				standby.informerModes(), standby.leadership(), null, this.start, new DeliverySnapshot.Staleness(
+						List.of("configmaps in team-a (not watching, behind for 121 s)"), true, this.start, 1)));
+		Health health = delivery();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("reason", "StaleWatches")
+			.containsEntry("publishing", false)
+			.containsEntry("staleness",
+					Map.of("steppedDown", true, "staleWatches",
+							List.of("configmaps in team-a (not watching, behind for 121 s)"), "steppedDownAt",
+							"2026-01-01T00:00:00Z", "stepDowns", 1L));
+	}
+
+	@Test
 	void aReplicaThatCannotReachTheLeaseForLongerThanTheLeaseDurationIsDown() {
 		leader(DeliveryRole.STANDBY, "pod-a", null, this.start);
 		this.clock.advance(Duration.ofSeconds(15));
@@ -120,6 +137,20 @@ class DeliveryHealthTests {
 	}
 
 	@Test
+	void aShardedMemberThatLeftTheGroupBecauseItsWatchesAreStaleIsUpWithTheReasonNotLeaseExpired() {
+		sharded(DeliveryRole.DETACHED, List.of("pod-b"), List.of(), this.start);
+		DeliverySnapshot detached = this.snapshot.get();
+		this.snapshot.set(new DeliverySnapshot(detached.group(), detached.identity(), detached.leaseNamespace(),
+				detached.informerModes(), null, detached.sharding(), this.start, new DeliverySnapshot.Staleness(
+						List.of("configmaps in team-a (not watching, behind for 121 s)"), true, this.start, 1)));
+		// its member Lease was deleted on purpose: the others own its range
+		this.clock.advance(Duration.ofMinutes(5));
+		Health health = delivery();
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("reason", "StaleWatches").containsEntry("publishing", false);
+	}
+
+	@Test
 	void aShardedReplicaThatNeverRenewedIsDownAfterTheStartupTimeout() {
 		sharded(DeliveryRole.DETACHED, List.of(), List.of(), null);
 		assertThat(delivery().getStatus()).isEqualTo(Status.UP);
@@ -142,7 +173,8 @@ class DeliveryHealthTests {
 	private DeliverySnapshot current() {
 		DeliverySnapshot current = this.snapshot.get();
 		return new DeliverySnapshot(current.group(), current.identity(), current.leaseNamespace(),
-				current.informerModes(), current.leadership(), current.sharding(), this.clock.instant());
+				current.informerModes(), current.leadership(), current.sharding(), this.clock.instant(),
+				current.staleness());
 	}
 
 	private void leader(DeliveryRole role, String holder, Instant lastRenewal, Instant lastContact) {

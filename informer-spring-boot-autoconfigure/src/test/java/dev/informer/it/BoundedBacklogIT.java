@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.max-backlog=20} with {@code overflow=coalesce} on a real API
+ * {@code informer.listeners.max-backlog=20} with {@code overflow=coalesce} on a real API
  * server: a listener held while 100 ConfigMaps are created and each updated three times,
  * then deleted every fifth. While held the backlog stays at the bound plus one change per
  * object and health is {@code OUT_OF_SERVICE} ({@code Backlogged}); released, the
@@ -62,7 +62,7 @@ class BoundedBacklogIT {
 						"informer.resources.configmaps.kind=ConfigMap",
 						"informer.resources.configmaps.namespaces=" + NAMESPACE,
 						"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt",
-						"informer.delivery.max-backlog=20", "informer.delivery.overflow=coalesce")
+						"informer.listeners.max-backlog=20", "informer.listeners.overflow=coalesce")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
 					ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class)

@@ -79,7 +79,7 @@ class InformerCompactionIT {
 				Watch status = informer.getWatches().get(0);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("unchanged", "changed", "doomed");
-				await().until(() -> status.snapshot().connection().open());
+				await().until(() -> status.snapshot().connection().watching());
 				String listed = status.snapshot().cache().lastResourceVersion();
 				// fabric8 treats a watch that ends within 2 s of opening without
 				// having received a message as 410 Gone and relists at once,
@@ -106,7 +106,8 @@ class InformerCompactionIT {
 				proxy.restore();
 
 				await().atMost(Duration.ofSeconds(60))
-					.until(() -> status.snapshot().lists().relistCount() > 0 && status.snapshot().connection().open());
+					.until(() -> status.snapshot().lists().relistCount() > 0
+							&& status.snapshot().connection().watching());
 				// one informer's notifications are delivered in order: once this
 				// one arrives, everything the relist queued has been delivered
 				admin.configMaps().resource(TestResources.configMap(NAMESPACE, "sentinel", "1")).create();

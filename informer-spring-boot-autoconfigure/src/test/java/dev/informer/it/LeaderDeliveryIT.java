@@ -2,13 +2,11 @@ package dev.informer.it;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.Test;
@@ -16,12 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationEvent;
-import org.springframework.context.ApplicationListener;
 
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.replicas.DeliveryCoordinator;
+import dev.informer.test.ContractChecker;
+import dev.informer.test.InvariantListener;
+import dev.informer.test.ReceivedEvent;
 import dev.informer.test.TestResources;
 import dev.informer.watch.DeliverySnapshot;
 
@@ -29,13 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.mode=leader} with two replicas (two application contexts, each
+ * {@code informer.replicas.mode=leader} with two replicas (two application contexts, each
  * its own client and identity) against one real kube-apiserver: only the Lease holder
  * publishes; when the leader is cut off from the API server while a slow listener is
  * behind and changes keep coming, the standby takes over within the lease duration plus
  * the retry period (with fabric8's jitter), the old leader publishes nothing after its
- * renew deadline, and every change is published live or covered by the new leader's
- * replay; when the leader stops, it releases the Lease and the standby takes over.
+ * renew deadline, and the events both published, folded by the {@link ContractChecker},
+ * equal the server's objects; when the leader stops, it releases the Lease and the
+ * standby takes over.
  */
 class LeaderDeliveryIT {
 
@@ -72,7 +72,7 @@ class LeaderDeliveryIT {
 	@Test
 	void oneReplicaPublishesAndTheOtherTakesOverWhenTheLeaderIsCutOff() throws Exception {
 		RealApiServer server = RealApiServer.get();
-		GroupRecorder recorder = new GroupRecorder();
+		ContractChecker checker = ContractChecker.byResourceVersion();
 		try (KubernetesClient admin = server.adminClient();
 				TcpProxy proxy = server.newProxy();
 				KubernetesClient clientA = new KubernetesClientBuilder().withConfig(server.adminConfigThrough(proxy))
@@ -82,25 +82,23 @@ class LeaderDeliveryIT {
 			for (int i = 0; i < 20; i++) {
 				create(admin, "before-" + i);
 			}
-			replica("a", clientA, recorder.listener("a", SLOW)).run((a) -> {
+			replica("a", clientA, listener(checker, "a", SLOW)).run((a) -> {
 				await().atMost(Duration.ofSeconds(30)).until(() -> role(a) == DeliveryRole.LEADER);
-				replica("b", clientB, recorder.listener("b", Duration.ZERO)).run((b) -> {
+				replica("b", clientB, listener(checker, "b", Duration.ZERO)).run((b) -> {
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> role(b) == DeliveryRole.STANDBY && "a".equals(holder(b)));
 					// steady state: each change published once, by the leader
 					for (int i = 0; i < 20; i++) {
 						create(admin, "steady-" + i);
 					}
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> recorder.view().keySet().containsAll(names("steady-", 20)));
-					assertThat(recorder.by("b")).isEmpty();
+					awaitEqual(checker, admin, Duration.ofSeconds(30), "steady state");
+					assertThat(checker.by("b")).isEmpty();
 					for (String name : names("steady-", 20)) {
-						assertThat(recorder.liveEventsOf(name)).as(name).hasSize(1);
+						assertThat(checker.liveEventsOf(name)).as(name).hasSize(1);
 					}
 					// a backlog behind a's slow listener,
 					// then a is cut off while changes go on
-					Map<String, String> expectedBefore = serverState(admin);
-					assertThat(expectedBefore).isNotEmpty();
+					assertThat(admin.configMaps().inNamespace(NAMESPACE).list().getItems()).isNotEmpty();
 					churn(admin, BEFORE_CUT);
 					Instant cutAt = Instant.now();
 					proxy.cut();
@@ -111,17 +109,16 @@ class LeaderDeliveryIT {
 					assertThat(old.lastRenewal()).isNotNull();
 					Instant lastRenewal = old.lastRenewal();
 					churn(admin, 30);
-					Map<String, String> expected = serverState(admin);
-					await().atMost(Duration.ofSeconds(60)).until(() -> recorder.view().equals(expected));
+					awaitEqual(checker, admin, Duration.ofSeconds(60), "after b took over");
 					// the old leader published nothing after its renew deadline
 					Instant deadline = lastRenewal.plus(RENEW_DEADLINE);
-					List<GroupRecorder.Published> late = recorder.by("a")
+					List<ReceivedEvent> late = checker.by("a")
 						.stream()
-						.filter((p) -> p.at().isAfter(deadline))
+						.filter((d) -> d.at().isAfter(deadline))
 						.toList();
 					assertThat(late).as("published by a after its renew deadline %s", deadline).isEmpty();
 					// it had not caught up: the deadline, not an empty queue, stopped it
-					assertThat(recorder.by("a")).as("published by a").hasSizeLessThan(40 + BEFORE_CUT);
+					assertThat(checker.by("a")).as("published by a").hasSizeLessThan(40 + BEFORE_CUT);
 					Duration handover = Duration.between(lastRenewal, tookOver);
 					// the Lease expires, then b's next attempt comes within
 					// a retry period plus fabric8's jitter; the requests
@@ -131,29 +128,27 @@ class LeaderDeliveryIT {
 					System.out.println("LeaderDeliveryIT: cut at " + cutAt + ", last renewal by a " + lastRenewal
 							+ ", b leader after " + handover.toMillis() + " ms from a's last renewal ("
 							+ Duration.between(cutAt, tookOver).toMillis() + " ms after the cut), bound "
-							+ bound.toMillis() + " ms; a published " + recorder.by("a").size() + ", b "
-							+ recorder.by("b").size() + " events");
+							+ bound.toMillis() + " ms; a published " + checker.by("a").size() + ", b "
+							+ checker.by("b").size() + " events");
 					assertThat(handover).isLessThanOrEqualTo(bound);
 					// a comes back as standby: still exactly one publisher
 					proxy.restore();
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> role(a) == DeliveryRole.STANDBY && "b".equals(holder(a)));
-					int publishedByA = recorder.by("a").size();
+					int publishedByA = checker.by("a").size();
 					for (int i = 0; i < 10; i++) {
 						create(admin, "after-" + i);
 					}
-					Map<String, String> after = serverState(admin);
-					await().atMost(Duration.ofSeconds(30)).until(() -> recorder.view().equals(after));
-					assertThat(recorder.by("a")).hasSize(publishedByA);
+					awaitEqual(checker, admin, Duration.ofSeconds(30), "after a came back");
+					assertThat(checker.by("a")).hasSize(publishedByA);
 					for (String name : names("after-", 10)) {
-						assertThat(recorder.liveEventsOf(name)).as(name).hasSize(1);
+						assertThat(checker.liveEventsOf(name)).as(name).hasSize(1);
 					}
 					// a stopping leader releases the Lease: the other takes over
 					b.close();
 					await().atMost(LEASE_DURATION).until(() -> role(a) == DeliveryRole.LEADER);
 					churn(admin, 20);
-					Map<String, String> end = serverState(admin);
-					await().atMost(Duration.ofSeconds(60)).until(() -> recorder.view().equals(end));
+					awaitEqual(checker, admin, Duration.ofSeconds(60), "after b stopped");
 				});
 			});
 		}
@@ -193,14 +188,19 @@ class LeaderDeliveryIT {
 		admin.configMaps().inNamespace(NAMESPACE).resource(TestResources.configMap(NAMESPACE, name, "v0")).create();
 	}
 
-	private static Map<String, String> serverState(KubernetesClient admin) {
-		Map<String, String> state = new LinkedHashMap<>();
-		for (ConfigMap cm : admin.configMaps().inNamespace(NAMESPACE).list().getItems()) {
-			if (!cm.getMetadata().getName().equals("kube-root-ca.crt")) {
-				state.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion());
-			}
-		}
-		return state;
+	/**
+	 * Wait until the group's events, folded, equal the server's ConfigMaps.
+	 */
+	private static void awaitEqual(ContractChecker checker, KubernetesClient admin, Duration atMost, String when) {
+		checker.awaitEqual(() -> checker.serverState(admin.configMaps()
+			.inNamespace(NAMESPACE)
+			.withoutField("metadata.name", "kube-root-ca.crt")
+			.list()
+			.getItems()), Set::of, (replica) -> true, atMost, "LeaderDeliveryIT " + when);
+	}
+
+	private static InvariantListener listener(ContractChecker checker, String replica, Duration work) {
+		return new InvariantListener(0, work, work).forInformer("configmaps").reportingTo(checker, replica).withPeers();
 	}
 
 	private static List<String> names(String prefix, int count) {
@@ -220,15 +220,15 @@ class LeaderDeliveryIT {
 	}
 
 	private static ApplicationContextRunner replica(String identity, KubernetesClient client,
-			ApplicationListener<ApplicationEvent> listener) {
+			InvariantListener listener) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
-			.withBean("groupListener", ApplicationListener.class, () -> listener)
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=it-leader",
-					"informer.delivery.identity=" + identity, "informer.delivery.lease-namespace=" + NAMESPACE,
-					"informer.delivery.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
-					"informer.delivery.renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
-					"informer.delivery.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
+			.withBean("groupListener", InvariantListener.class, () -> listener)
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=it-leader",
+					"informer.replicas.identity=" + identity, "informer.replicas.lease-namespace=" + NAMESPACE,
+					"informer.replicas.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
+					"informer.replicas.renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
+					"informer.replicas.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
 					"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + NAMESPACE,
 					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt");

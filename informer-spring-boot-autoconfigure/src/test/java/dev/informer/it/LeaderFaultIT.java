@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.mode=leader} under the faults of issue 21, on the real API
+ * {@code informer.replicas.mode=leader} under the faults of issue 21, on the real API
  * server, two replicas each behind its own proxy, Lease 6 s / renew deadline 4 s / retry
  * 1 s, while a writer changes ConfigMaps at about five a second: network blips of 0.5,
  * 1.5 and 3 times the renew deadline on the leader, and a holder whose clock is behind
@@ -41,8 +41,8 @@ class LeaderFaultIT {
 		Duration blip = Duration.ofMillis((long) (ReplicaGroup.RENEW_DEADLINE.toMillis() * times));
 		try (ReplicaGroup group = new ReplicaGroup(RealApiServer.get(), "leader-blip-" + blip.toMillis(),
 				DeliveryMode.LEADER, OBJECTS)) {
-			ReplicaGroup.Replica a = group.replica("a");
-			ReplicaGroup.Replica b = group.replica("b");
+			Replica a = group.replica("a");
+			Replica b = group.replica("b");
 			try {
 				group.run(List.of(a, b), () -> {
 					group.awaitSettled("at startup");
@@ -89,8 +89,8 @@ class LeaderFaultIT {
 					lastRenewal.set(Instant.now());
 				}
 			}, 1, 1, TimeUnit.SECONDS);
-			ReplicaGroup.Replica a = group.replica("a");
-			ReplicaGroup.Replica b = group.replica("b");
+			Replica a = group.replica("a");
+			Replica b = group.replica("b");
 			try {
 				group.run(List.of(a, b), () -> {
 					group.writer().resume();

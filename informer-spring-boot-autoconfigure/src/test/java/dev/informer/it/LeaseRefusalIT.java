@@ -19,7 +19,7 @@ import dev.informer.test.TestResources;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a real kube-apiserver answers to the Leases that {@code informer.delivery.*} now
+ * What a real kube-apiserver answers to the Leases that {@code informer.replicas.*} now
  * rejects at startup ({@code LeasePropertiesTests}), and that such an answer fails
  * startup at once with the server's message. The coordinator is built with options that
  * skip the property checks, as a user of the runtime types could: a lease duration under
@@ -37,7 +37,7 @@ class LeaseRefusalIT {
 		assertThat(failure).hasMessageContaining("refuses to create Lease " + NAMESPACE + "/orders (HTTP 422 Invalid)")
 			.hasMessageContaining("spec.leaseDurationSeconds")
 			.hasMessageContaining("must be greater than 0");
-		assertThat(failure.getAction()).contains("informer.delivery.lease-duration");
+		assertThat(failure.getAction()).contains("informer.replicas.lease-duration");
 	}
 
 	@Test
@@ -48,7 +48,7 @@ class LeaseRefusalIT {
 		assertThat(failure).hasMessageContaining("(HTTP 422 Invalid)")
 			.hasMessageContaining("metadata.labels")
 			.hasMessageContaining("must be no more than 63");
-		assertThat(failure.getAction()).contains("informer.delivery.group");
+		assertThat(failure.getAction()).contains("informer.replicas.group");
 	}
 
 	private static InformerStartupException start(DeliveryMode mode, String group, Duration leaseDuration,

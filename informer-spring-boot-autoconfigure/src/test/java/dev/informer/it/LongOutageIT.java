@@ -92,7 +92,7 @@ class LongOutageIT {
 				await().atMost(Duration.ofMinutes(3)).until(() -> listener.eventCount() >= OBJECTS);
 				listener.awaitReplayOf(() -> RandomChanges.serverState(admin, NAMESPACE), "initial list",
 						Duration.ofSeconds(60));
-				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().open());
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().watching());
 				long listMillis = status.snapshot().lists().last().duration().toMillis();
 
 				long killedAt = System.nanoTime();
@@ -101,7 +101,7 @@ class LongOutageIT {
 				// replace-stalled-after; the watch is lost meanwhile
 				await().pollDelay(OUTAGE)
 					.atMost(OUTAGE.plusSeconds(60))
-					.until(() -> !status.snapshot().connection().open());
+					.until(() -> !status.snapshot().connection().watching());
 				server.restartApiServer();
 				long outageMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
 				long stalledAtRestart = status.snapshot().lists().relistCount(RelistReason.STALLED);
@@ -118,14 +118,14 @@ class LongOutageIT {
 								+ status.getState() + " (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				await().atMost(Duration.ofSeconds(60))
-					.untilAsserted(() -> assertThat(status.snapshot().connection().open())
+					.untilAsserted(() -> assertThat(status.snapshot().connection().watching())
 						.as(() -> "the informer watches again (" + describe(status, stalledAtRestart) + ")")
 						.isTrue());
 				// recovered for good: it keeps watching for longer than
 				// replace-stalled-after
 				await().during(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> status.snapshot().connection().open());
+					.until(() -> status.snapshot().connection().watching());
 				assertThat(status.snapshot().lists().relistCount(RelistReason.STALLED) - stalledAtRestart)
 					.as(() -> "stalled replacements after the restart (" + describe(status, stalledAtRestart) + ")")
 					.isLessThanOrEqualTo(2);

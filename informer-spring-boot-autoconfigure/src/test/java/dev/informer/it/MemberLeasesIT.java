@@ -63,10 +63,10 @@ class MemberLeasesIT {
 	private static ApplicationContextRunner replica(KubernetesClient client, String identity) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
-			.withPropertyValues("informer.delivery.mode=sharded", "informer.delivery.group=orders",
-					"informer.delivery.identity=" + identity, "informer.delivery.lease-namespace=" + NAMESPACE,
-					"informer.delivery.lease-duration=4s", "informer.delivery.renew-deadline=3s",
-					"informer.delivery.retry-period=500ms", "informer.resources.configmaps.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=sharded", "informer.replicas.group=orders",
+					"informer.replicas.identity=" + identity, "informer.replicas.lease-namespace=" + NAMESPACE,
+					"informer.replicas.lease-duration=4s", "informer.replicas.renew-deadline=3s",
+					"informer.replicas.retry-period=500ms", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + NAMESPACE);
 	}

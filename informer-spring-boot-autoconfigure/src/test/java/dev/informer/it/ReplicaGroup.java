@@ -10,11 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +32,9 @@ import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.replicas.DeliveryCoordinator;
 import dev.informer.runtime.replicas.DeliveryOptions;
+import dev.informer.test.ContractChecker;
+import dev.informer.test.InvariantListener;
+import dev.informer.test.ReceivedEvent;
 import dev.informer.test.LeaseDelay;
 import dev.informer.test.TestResources;
 import dev.informer.watch.DeliverySnapshot;
@@ -38,10 +45,12 @@ import static org.awaitility.Awaitility.await;
 /**
  * The fixture of the replica fault tests: one delivery group in a namespace of its own on
  * a real API server, replicas that are application contexts each with its own client
- * through its own {@link TcpProxy} (and a {@link LeaseDelay} on its Lease requests), a
- * {@link ChangeWriter} in the background, and the two checks every fault ends with:
- * nothing lost (the group's folded view equals the server's objects) and, in a steady
- * state, every change published live exactly once, by its owner.
+ * through its own {@link TcpProxy} (and a {@link LeaseDelay} on its Lease requests), each
+ * with an {@link InvariantListener} on its ConfigMaps that records into the group's
+ * {@link ContractChecker}, a {@link ChangeWriter} in the background, and the two checks
+ * every fault ends with: nothing lost (the group's events, folded as the checker folds
+ * them, equal the server's objects; in {@code all} mode each replica's alone) and, in a
+ * steady state, every change published live exactly once, by its owner.
  */
 final class ReplicaGroup implements AutoCloseable {
 
@@ -65,7 +74,12 @@ final class ReplicaGroup implements AutoCloseable {
 
 	private final KubernetesClient admin;
 
-	private final GroupRecorder recorder = new GroupRecorder();
+	private final ContractChecker checker;
+
+	private Function<Replica, InvariantListener> listeners = (replica) -> new InvariantListener();
+
+	private BiFunction<Replica, ApplicationContextRunner, ApplicationContextRunner> customizer = (replica,
+			runner) -> runner;
 
 	private final List<Replica> replicas = new ArrayList<>();
 
@@ -74,31 +88,63 @@ final class ReplicaGroup implements AutoCloseable {
 	private @Nullable ChangeWriter writer;
 
 	/**
-	 * Create the group's namespace and {@code objects} ConfigMaps in it.
+	 * Create the group's namespace and {@code objects} ConfigMaps in it, and a writer of
+	 * ConfigMaps.
 	 * @param server the server
 	 * @param scenario a short name, part of the namespace
 	 * @param mode {@code leader} or {@code sharded}
 	 * @param objects how many objects exist before any replica starts
 	 */
 	ReplicaGroup(RealApiServer server, String scenario, DeliveryMode mode, int objects) {
+		this(server, scenario, mode, ContractChecker.byResourceVersion());
+		Map<String, String> uids = ChangeWriter.createObjects(this.admin, ChangeWriter.Payload.CONFIG_MAP,
+				this.namespace, "obj-", objects);
+		long seed = Long.getLong("informer.it.seed", new Random().nextLong());
+		this.writer = new ChangeWriter(this.admin, this.namespace, seed, uids);
+		System.out.println("ReplicaGroup " + this.namespace + ": writer seed " + seed
+				+ " (rerun with -Dinformer.it.seed=" + seed + ")");
+	}
+
+	/**
+	 * Create the group's namespace only; the test makes its writer ({@link #writer}).
+	 * @param server the server
+	 * @param scenario a short name, part of the namespace
+	 * @param mode the delivery mode
+	 * @param checker the checker of the replicas' ConfigMaps
+	 */
+	ReplicaGroup(RealApiServer server, String scenario, DeliveryMode mode, ContractChecker checker) {
 		this.server = server;
+		this.checker = checker;
 		String name = DeliveryOptions.leaseName("f" + groups.incrementAndGet() + "-" + scenario);
 		this.namespace = DeliveryOptions.leaseName(name.substring(0, Math.min(name.length(), 63)));
 		this.mode = mode;
 		this.admin = server.adminClient();
 		TestResources.createNamespaces(this.admin, this.namespace);
-		Map<String, String> uids = new LinkedHashMap<>();
-		for (int i = 0; i < objects; i++) {
-			ConfigMap created = this.admin.configMaps()
-				.inNamespace(this.namespace)
-				.resource(TestResources.configMap(this.namespace, "obj-" + i, "v0"))
-				.create();
-			uids.put(created.getMetadata().getName(), created.getMetadata().getUid());
-		}
-		long seed = Long.getLong("informer.it.seed", new Random().nextLong());
-		this.writer = new ChangeWriter(this.admin, this.namespace, seed, uids);
-		System.out.println("ReplicaGroup " + this.namespace + ": writer seed " + seed
-				+ " (rerun with -Dinformer.it.seed=" + seed + ")");
+	}
+
+	/**
+	 * Set the listener each replica gets for its ConfigMaps (before it is told its
+	 * informer and checker).
+	 * @param listeners the listener of each replica
+	 * @return this group
+	 */
+	ReplicaGroup listeners(Function<Replica, InvariantListener> listeners) {
+		this.listeners = listeners;
+		return this;
+	}
+
+	/**
+	 * Add to each replica's context (properties, beans, more listeners).
+	 * @param customizer what to add to a replica's runner
+	 * @return this group
+	 */
+	ReplicaGroup customize(BiFunction<Replica, ApplicationContextRunner, ApplicationContextRunner> customizer) {
+		this.customizer = customizer;
+		return this;
+	}
+
+	DeliveryMode mode() {
+		return this.mode;
 	}
 
 	String namespace() {
@@ -113,8 +159,16 @@ final class ReplicaGroup implements AutoCloseable {
 		return Objects.requireNonNull(this.writer);
 	}
 
-	GroupRecorder recorder() {
-		return this.recorder;
+	/**
+	 * Set the writer of ConfigMaps, which the group closes.
+	 * @param writer the writer
+	 */
+	void writer(ChangeWriter writer) {
+		this.writer = writer;
+	}
+
+	ContractChecker checker() {
+		return this.checker;
 	}
 
 	/**
@@ -125,7 +179,9 @@ final class ReplicaGroup implements AutoCloseable {
 	 */
 	Replica replica(String identity, @Nullable Clock clock) {
 		try {
-			Replica replica = new Replica(identity, this.server.newProxy(), new LeaseDelay(), clock);
+			TcpProxy proxy = this.server.newProxy();
+			Replica replica = new Replica(identity, proxy, new LeaseDelay(), clock,
+					this.server.adminConfigThrough(proxy));
 			this.replicas.add(replica);
 			return replica;
 		}
@@ -148,7 +204,7 @@ final class ReplicaGroup implements AutoCloseable {
 			return;
 		}
 		Replica first = replicas.get(0);
-		first.runner().run((context) -> {
+		runner(first).run((context) -> {
 			assertThat(context).as("replica %s", first.identity).hasNotFailed();
 			first.context = context;
 			this.running.add(first);
@@ -178,6 +234,9 @@ final class ReplicaGroup implements AutoCloseable {
 	 * every running replica a member of a group of exactly the running replicas.
 	 */
 	void awaitSettled(String when) {
+		if (this.mode == DeliveryMode.ALL) {
+			return;
+		}
 		await().atMost(SETTLE).untilAsserted(() -> assertThat(roles()).as("roles %s", when).isEqualTo(settledRoles()));
 	}
 
@@ -212,20 +271,36 @@ final class ReplicaGroup implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until the group's folded view equals the server's objects: nothing lost, live
-	 * or replayed. The writer must be paused.
+	 * Wait until the group's folded view equals the server's objects (in {@code all}
+	 * mode: each running replica's own view): nothing lost, live or replayed. The writer
+	 * must be paused.
 	 */
 	void awaitNothingLost(String when) {
-		Map<String, String> expected = serverState();
-		Map<String, String> uids = writer().uids();
-		List<String> members = runningIdentities();
-		await().atMost(SETTLE).untilAsserted(() -> {
-			Map<String, String> view = this.recorder.foldedView((this.mode == DeliveryMode.LEADER) ? null : uids);
-			assertThat(
-					ViewDiff.describe(view, expected, (this.mode == DeliveryMode.LEADER) ? List.of() : members, uids))
-				.as("nothing lost %s (writer seed %d)", when, writer().seed())
-				.isEmpty();
-		});
+		awaitEqual(this.checker, () -> writer().serverObjects(), Set::of, ContractChecker.Patience.of(SETTLE, SETTLE),
+				"nothing lost " + when + " (writer seed " + writer().seed() + ")");
+	}
+
+	/**
+	 * Wait until the events of one informer, folded by its checker, equal the server's
+	 * objects: the group's events in {@code leader} and {@code sharded} mode, each
+	 * running replica's alone in {@code all} mode.
+	 * @param checker the informer's checker
+	 * @param objects the server's objects, read on each poll
+	 * @param notDeliverable the keys of objects that cannot be decoded, from the writer
+	 * @param patience how long to wait
+	 * @param description what is checked, for the failure
+	 */
+	void awaitEqual(ContractChecker checker, Supplier<List<? extends HasMetadata>> objects,
+			Supplier<Set<String>> notDeliverable, ContractChecker.Patience patience, String description) {
+		Supplier<Map<String, ContractChecker.ServerObject>> server = () -> checker.serverState(objects.get());
+		if (this.mode != DeliveryMode.ALL) {
+			checker.awaitEqual(server, notDeliverable, (replica) -> true, patience, description);
+			return;
+		}
+		for (Replica replica : this.running) {
+			checker.awaitEqual(server, notDeliverable, replica.identity::equals, patience,
+					description + ", replica " + replica.identity);
+		}
 	}
 
 	/**
@@ -249,12 +324,13 @@ final class ReplicaGroup implements AutoCloseable {
 		List<String> problems = new ArrayList<>();
 		for (ChangeWriter.Change change : window) {
 			String owner = (leader != null) ? leader : ShardOwner.of(change.uid(), members);
-			List<GroupRecorder.Published> live = this.recorder.liveEventsOf(change.name())
+			List<ReceivedEvent> live = this.checker.liveEventsOf(change.name())
 				.stream()
-				.filter((p) -> (change.op() == ChangeWriter.Change.Op.DELETE) ? p.kind().equals("deleted")
-						: !p.kind().equals("deleted") && p.resourceVersion().equals(change.resourceVersion()))
+				.filter((d) -> (change.op() == ChangeWriter.Op.DELETE) ? d.label().equals("deleted")
+						: !d.label().equals("deleted")
+								&& Long.toString(d.resourceVersion()).equals(change.resourceVersion()))
 				.toList();
-			List<String> publishers = live.stream().map(GroupRecorder.Published::replica).toList();
+			List<String> publishers = live.stream().map(ReceivedEvent::replica).toList();
 			if (!publishers.equals(List.of(owner))) {
 				problems.add(change.op() + " " + change.name() + "@" + change.resourceVersion() + " owned by " + owner
 						+ " published live by " + publishers);
@@ -314,27 +390,13 @@ final class ReplicaGroup implements AutoCloseable {
 			.orElseThrow(() -> new AssertionError("no leader: " + roles()));
 	}
 
-	Map<String, String> serverState() {
-		Map<String, String> state = new LinkedHashMap<>();
-		for (ConfigMap cm : this.admin.configMaps().inNamespace(this.namespace).list().getItems()) {
-			if (!cm.getMetadata().getName().equals("kube-root-ca.crt")) {
-				state.put(cm.getMetadata().getName(), cm.getMetadata().getResourceVersion());
-			}
-		}
-		return state;
-	}
-
 	/**
 	 * Return a line that sums up what the group published, for the test's output.
 	 * @return the summary
 	 */
 	String summary() {
-		Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
-		for (GroupRecorder.Published p : this.recorder.published()) {
-			counts.computeIfAbsent(p.replica(), (r) -> new java.util.TreeMap<>()).merge(p.kind(), 1L, Long::sum);
-		}
 		return this.namespace + ": " + writer().count() + " changes (" + writer().failures() + " failed), published "
-				+ counts;
+				+ this.checker.summary();
 	}
 
 	@Override
@@ -349,81 +411,35 @@ final class ReplicaGroup implements AutoCloseable {
 	}
 
 	/**
-	 * One replica: its proxy, its Lease delay, its client and, while it runs, its
-	 * context.
+	 * Return the runner of one replica's context: its client, its ConfigMaps' listener,
+	 * the group's delivery properties, and what the test added ({@link #customize}).
 	 */
-	final class Replica {
-
-		final String identity;
-
-		final TcpProxy proxy;
-
-		final LeaseDelay leases;
-
-		private final @Nullable Clock clock;
-
-		private final KubernetesClient client;
-
-		volatile @Nullable AssertableApplicationContext context;
-
-		Replica(String identity, TcpProxy proxy, LeaseDelay leases, @Nullable Clock clock) {
-			this.identity = identity;
-			this.proxy = proxy;
-			this.leases = leases;
-			this.clock = clock;
-			this.client = new KubernetesClientBuilder().withConfig(ReplicaGroup.this.server.adminConfigThrough(proxy))
-				.withHttpClientBuilderConsumer((builder) -> builder.addOrReplaceInterceptor(LeaseDelay.NAME, leases))
-				.build();
+	private ApplicationContextRunner runner(Replica replica) {
+		ApplicationContextRunner runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
+			.withBean(KubernetesClient.class, replica::client, (definition) -> definition.setDestroyMethodName(""))
+			.withBean("contractListener", InvariantListener.class, () -> listener(replica))
+			.withPropertyValues("informer.replicas.mode=" + this.mode.name().toLowerCase(),
+					"informer.replicas.group=" + this.namespace, "informer.replicas.identity=" + replica.identity,
+					"informer.replicas.lease-namespace=" + this.namespace,
+					"informer.replicas.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
+					"informer.replicas.renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
+					"informer.replicas.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
+					"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=" + this.namespace,
+					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt");
+		Clock clock = replica.clock;
+		if (clock != null) {
+			runner = runner.withBean(InformerAutoConfiguration.CLOCK_BEAN_NAME, Clock.class, () -> clock);
 		}
+		return this.customizer.apply(replica, runner);
+	}
 
-		DeliverySnapshot snapshot() {
-			return Objects.requireNonNull(this.context).getBean(DeliveryCoordinator.class).snapshot();
-		}
-
-		ApplicationContextRunner runner() {
-			String namespace = ReplicaGroup.this.namespace;
-			ApplicationContextRunner runner = new ApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
-				.withBean(KubernetesClient.class, () -> this.client,
-						(definition) -> definition.setDestroyMethodName(""))
-				.withInitializer((context) -> context.addApplicationListener(ReplicaGroup.this.recorder
-					.listener(this.identity, Duration.ZERO, () -> members(context.getBean(DeliveryCoordinator.class)))))
-				.withPropertyValues("informer.delivery.mode=" + ReplicaGroup.this.mode.name().toLowerCase(),
-						"informer.delivery.group=" + namespace, "informer.delivery.identity=" + this.identity,
-						"informer.delivery.lease-namespace=" + namespace,
-						"informer.delivery.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
-						"informer.delivery.renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
-						"informer.delivery.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
-						"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
-						"informer.resources.configmaps.namespaces=" + namespace,
-						"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt");
-			Clock clock = this.clock;
-			if (clock != null) {
-				runner = runner.withBean(InformerAutoConfiguration.CLOCK_BEAN_NAME, Clock.class, () -> clock);
-			}
-			return runner;
-		}
-
-		private static List<String> members(DeliveryCoordinator coordinator) {
-			DeliverySnapshot.Sharding sharding = coordinator.snapshot().sharding();
-			return (sharding != null) ? sharding.members() : List.of();
-		}
-
-		void closeClient() {
-			this.client.close();
-			try {
-				this.proxy.close();
-			}
-			catch (IOException ex) {
-				// closed
-			}
-		}
-
-		@Override
-		public String toString() {
-			return this.identity;
-		}
-
+	private InvariantListener listener(Replica replica) {
+		InvariantListener listener = this.listeners.apply(replica)
+			.forInformer("configmaps")
+			.reportingTo(this.checker, replica.identity);
+		return (this.mode != DeliveryMode.ALL) ? listener.withPeers() : listener;
 	}
 
 }

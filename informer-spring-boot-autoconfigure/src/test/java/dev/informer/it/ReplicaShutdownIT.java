@@ -73,10 +73,10 @@ class ReplicaShutdownIT {
 	private static ApplicationContextRunner replica(KubernetesClient client, String namespace, String mode) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
-			.withPropertyValues("informer.delivery.mode=" + mode, "informer.delivery.group=orders",
-					"informer.delivery.identity=replica-1", "informer.delivery.lease-namespace=" + namespace,
-					"informer.delivery.lease-duration=15s", "informer.delivery.renew-deadline=10s",
-					"informer.delivery.retry-period=2s", "informer.resources.configmaps.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=" + mode, "informer.replicas.group=orders",
+					"informer.replicas.identity=replica-1", "informer.replicas.lease-namespace=" + namespace,
+					"informer.replicas.lease-duration=15s", "informer.replicas.renew-deadline=10s",
+					"informer.replicas.retry-period=2s", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + namespace);
 	}

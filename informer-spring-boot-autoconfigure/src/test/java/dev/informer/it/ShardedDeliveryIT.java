@@ -17,13 +17,14 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationEvent;
-import org.springframework.context.ApplicationListener;
 
 import dev.informer.DeliveryRole;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.replicas.DeliveryCoordinator;
+import dev.informer.test.ContractChecker;
+import dev.informer.test.InvariantListener;
+import dev.informer.test.ReceivedEvent;
 import dev.informer.test.TestResources;
 import dev.informer.watch.DeliverySnapshot;
 
@@ -31,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.mode=sharded} with three replicas (three application contexts,
+ * {@code informer.replicas.mode=sharded} with three replicas (three application contexts,
  * each its own client and identity) against one real kube-apiserver: every object's
  * events come from exactly one replica, the one whose range holds the FNV-1a hash of its
  * uid (computed here independently); when a replica leaves, its objects move to the
@@ -57,15 +58,15 @@ class ShardedDeliveryIT {
 	}
 
 	private void run(RealApiServer server, String namespace, boolean serverSharding, int objects) {
-		GroupRecorder recorder = new GroupRecorder();
+		ContractChecker checker = ContractChecker.byResourceVersion();
 		try (KubernetesClient admin = server.adminClient();
 				KubernetesClient clientA = server.adminClient();
 				KubernetesClient clientB = server.adminClient();
 				KubernetesClient clientC = server.adminClient()) {
 			TestResources.createNamespaces(admin, namespace);
-			replica("a", namespace, clientA, recorder.listener("a", Duration.ofMillis(2))).run((a) -> replica("b",
-					namespace, clientB, recorder.listener("b", Duration.ZERO))
-				.run((b) -> replica("c", namespace, clientC, recorder.listener("c", Duration.ofMillis(1))).run((c) -> {
+			replica("a", namespace, clientA, listener(checker, "a", Duration.ofMillis(2))).run((a) -> replica("b",
+					namespace, clientB, listener(checker, "b", Duration.ZERO))
+				.run((b) -> replica("c", namespace, clientC, listener(checker, "c", Duration.ofMillis(1))).run((c) -> {
 					List<AssertableApplicationContext> all = List.of(a, b, c);
 					await().atMost(Duration.ofSeconds(30))
 						.until(() -> all.stream()
@@ -81,10 +82,9 @@ class ShardedDeliveryIT {
 					}
 					Map<String, String> uids = uids(admin, namespace);
 					await().atMost(Duration.ofSeconds(60))
-						.until(() -> names(objects).stream()
-							.allMatch((name) -> !recorder.liveEventsOf(name).isEmpty()));
+						.until(() -> names(objects).stream().allMatch((name) -> !checker.liveEventsOf(name).isEmpty()));
 					for (String name : names(objects)) {
-						List<GroupRecorder.Published> events = recorder.liveEventsOf(name);
+						List<ReceivedEvent> events = checker.liveEventsOf(name);
 						assertThat(events).as(name).hasSize(1);
 						assertThat(events.get(0).replica()).as("publisher of %s", name)
 							.isEqualTo(owner(uids.get(name), REPLICAS));
@@ -121,11 +121,11 @@ class ShardedDeliveryIT {
 					assertThat(ofC).isNotEmpty();
 					await().atMost(Duration.ofSeconds(60))
 						.until(() -> ofC.stream()
-							.allMatch((name) -> recorder.published()
+							.allMatch((name) -> checker.deliveries()
 								.stream()
-								.anyMatch((p) -> p.name().equals(name) && p.kind().equals("replay")
-										&& p.replica().equals(owner(uids.get(name), remaining)))));
-					int before = recorder.published().size();
+								.anyMatch((d) -> d.name().equals(name) && d.label().equals("replay")
+										&& d.replica().equals(owner(uids.get(name), remaining)))));
+					int before = checker.deliveries().size();
 					for (String name : names(objects)) {
 						admin.configMaps()
 							.inNamespace(namespace)
@@ -134,20 +134,26 @@ class ShardedDeliveryIT {
 					}
 					await().atMost(Duration.ofSeconds(60))
 						.until(() -> names(objects).stream()
-							.allMatch((name) -> recorder.liveEventsOf(name).size() >= 2));
-					List<GroupRecorder.Published> updates = recorder.published()
-						.subList(before, recorder.published().size())
+							.allMatch((name) -> checker.liveEventsOf(name).size() >= 2));
+					List<ReceivedEvent> deliveries = checker.deliveries();
+					List<ReceivedEvent> updates = deliveries.subList(before, deliveries.size())
 						.stream()
-						.filter((p) -> p.kind().equals("updated"))
+						.filter((d) -> d.label().equals("updated"))
 						.toList();
 					for (String name : names(objects)) {
-						List<GroupRecorder.Published> ofName = updates.stream()
-							.filter((p) -> p.name().equals(name))
-							.toList();
+						List<ReceivedEvent> ofName = updates.stream().filter((d) -> d.name().equals(name)).toList();
 						assertThat(ofName).as("updates of %s", name).hasSize(1);
 						assertThat(ofName.get(0).replica()).as("publisher of %s", name)
 							.isEqualTo(owner(uids.get(name), remaining));
 					}
+					// nothing lost: the group's events, folded, equal the server
+					checker.awaitEqual(
+							() -> checker.serverState(admin.configMaps()
+								.inNamespace(namespace)
+								.withoutField("metadata.name", "kube-root-ca.crt")
+								.list()
+								.getItems()),
+							Set::of, (replica) -> true, Duration.ofSeconds(60), "ShardedDeliveryIT after c left");
 					if (serverSharding) {
 						Set<String> union = new HashSet<>(cached(a));
 						Set<String> ofB = cached(b);
@@ -159,6 +165,10 @@ class ShardedDeliveryIT {
 					}
 				})));
 		}
+	}
+
+	private static InvariantListener listener(ContractChecker checker, String replica, Duration work) {
+		return new InvariantListener(0, work, work).forInformer("configmaps").reportingTo(checker, replica).withPeers();
 	}
 
 	private static String owner(String uid, List<String> members) {
@@ -192,14 +202,14 @@ class ShardedDeliveryIT {
 	}
 
 	private static ApplicationContextRunner replica(String identity, String namespace, KubernetesClient client,
-			ApplicationListener<ApplicationEvent> listener) {
+			InvariantListener listener) {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
-			.withBean("groupListener", ApplicationListener.class, () -> listener)
-			.withPropertyValues("informer.delivery.mode=sharded", "informer.delivery.group=" + namespace,
-					"informer.delivery.identity=" + identity, "informer.delivery.lease-namespace=" + namespace,
-					"informer.delivery.lease-duration=4s", "informer.delivery.renew-deadline=3s",
-					"informer.delivery.retry-period=500ms", "informer.resources.configmaps.api-version=v1",
+			.withBean("groupListener", InvariantListener.class, () -> listener)
+			.withPropertyValues("informer.replicas.mode=sharded", "informer.replicas.group=" + namespace,
+					"informer.replicas.identity=" + identity, "informer.replicas.lease-namespace=" + namespace,
+					"informer.replicas.lease-duration=4s", "informer.replicas.renew-deadline=3s",
+					"informer.replicas.retry-period=500ms", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + namespace,
 					"informer.resources.configmaps.field-selector=metadata.name!=kube-root-ca.crt");

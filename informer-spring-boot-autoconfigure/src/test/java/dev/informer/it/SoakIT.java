@@ -124,7 +124,7 @@ class SoakIT {
 				// phase 3: a compaction while disconnected: the watch
 				// cannot resume (410 Gone, or a replacement if the cut
 				// outlasts replace-stalled-after); either way a relist
-				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().open());
+				await().atMost(Duration.ofSeconds(60)).until(() -> status.snapshot().connection().watching());
 				long relists = status.snapshot().lists().relistCount();
 				proxy.cut();
 				String resumeFrom = status.snapshot().cache().lastResourceVersion();
@@ -153,7 +153,7 @@ class SoakIT {
 				server.killApiServer();
 				await().pollDelay(REPLACE_STALLED_AFTER.multipliedBy(2))
 					.atMost(Duration.ofSeconds(60))
-					.until(() -> !status.snapshot().connection().open());
+					.until(() -> !status.snapshot().connection().watching());
 				server.restartApiServer();
 				changes.run(CHANGES_PER_PHASE, 50, (dice) -> informer.relist());
 

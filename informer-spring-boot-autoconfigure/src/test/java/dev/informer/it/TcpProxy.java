@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * A loopback TCP proxy between a client and the API server, so tests can cut the
  * connection (reset every open connection and refuse new ones) and restore it without
  * restarting the server, or freeze it (a network blip: connections stay open, nothing
- * flows) and thaw it.
+ * flows) and thaw it, or black-hole the open connections (they stop forwarding without
+ * being closed, while new ones work).
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -49,6 +50,13 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile boolean closed;
 
 	private final AtomicInteger held = new AtomicInteger();
+
+	private final Set<Socket> blackHoled = ConcurrentHashMap.newKeySet();
+
+	// both ends of each TLS connection whose ClientHello did not offer HTTP/2
+	private final Set<Socket> http1 = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean blackHoleHttp1;
 
 	/**
 	 * Return whether the proxy currently refuses connections.
@@ -151,6 +159,29 @@ public final class TcpProxy implements AutoCloseable {
 		return this.held.get();
 	}
 
+	/**
+	 * Stop forwarding on every connection open now, without closing it, as a NAT or a
+	 * load balancer that lost its state does: bytes are read and dropped both ways, no
+	 * FIN, no RST, so neither end notices until it misses something; connections opened
+	 * later work.
+	 * @return how many connections went silent (both of their sockets count)
+	 */
+	public int blackHole() {
+		this.blackHoled.addAll(this.sockets);
+		return this.blackHoled.size();
+	}
+
+	/**
+	 * Reset the connections {@link #blackHole()} silenced, as their ends would after a
+	 * timeout of their own.
+	 */
+	public void resetBlackHoled() {
+		for (Socket socket : this.blackHoled) {
+			reset(socket);
+		}
+		this.blackHoled.clear();
+	}
+
 	private void awaitThaw() throws IOException {
 		if (!this.frozen) {
 			return;
@@ -169,6 +200,31 @@ public final class TcpProxy implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Black-hole every connection, open now or opened from now on, whose TLS ClientHello
+	 * does not offer HTTP/2 in its ALPN extension (a plaintext part of the handshake, so
+	 * this works on TLS), and leave the others alone. fabric8's JDK client sends its
+	 * requests over HTTP/2, and each watch over a WebSocket, which the JDK opens on an
+	 * HTTP/1.1 connection of its own that offers no ALPN: so every watch, the restarted
+	 * ones too, goes silent (new ones never complete their handshake), while every other
+	 * request, the Lease's among them, works.
+	 * @return how many sockets (both ends of each connection) were black-holed now
+	 */
+	public int blackHoleWebSockets() {
+		this.blackHoleHttp1 = true;
+		this.blackHoled.addAll(this.http1);
+		return this.blackHoled.size();
+	}
+
+	/**
+	 * Forward the connections {@link #blackHoleWebSockets()} black-holed, and new ones,
+	 * again; bytes dropped meanwhile stay lost, as a black hole loses them.
+	 */
+	public void restoreWebSockets() {
+		this.blackHoleHttp1 = false;
+		this.blackHoled.removeAll(this.http1);
 	}
 
 	/**
@@ -210,6 +266,9 @@ public final class TcpProxy implements AutoCloseable {
 			return;
 		}
 		this.sockets.add(server);
+		if (!forwardClientHello(client, server)) {
+			return;
+		}
 		this.threads.execute(() -> pipe(client, server));
 		this.threads.execute(() -> pipe(server, client));
 	}
@@ -219,9 +278,16 @@ public final class TcpProxy implements AutoCloseable {
 		try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
+				if (this.blackHoled.contains(from) || this.blackHoled.contains(to)) {
+					// dropped, as by a router that lost the connection's state
+					continue;
+				}
 				// held while frozen; the peer's further
 				// bytes wait in the kernel's buffers
 				awaitThaw();
+				if (this.blackHoled.contains(from)) {
+					continue;
+				}
 				out.write(buffer, 0, read);
 				out.flush();
 			}
@@ -234,7 +300,103 @@ public final class TcpProxy implements AutoCloseable {
 			reset(to);
 			this.sockets.remove(from);
 			this.sockets.remove(to);
+			this.http1.remove(from);
+			this.http1.remove(to);
+			this.blackHoled.remove(from);
+			this.blackHoled.remove(to);
 		}
+	}
+
+	/**
+	 * Read the client's first bytes (a TLS ClientHello on a TLS connection), note whether
+	 * it offers HTTP/2, and forward them unless the connection is to be black-holed.
+	 * @return whether the connection is still open
+	 */
+	private boolean forwardClientHello(Socket client, Socket server) {
+		try {
+			InputStream in = client.getInputStream();
+			byte[] hello = new byte[16384 + 5];
+			int read = in.read(hello);
+			if (read < 0) {
+				throw new IOException("closed");
+			}
+			if (hello[0] == 0x16 && read >= 5) {
+				int length = Math.min(((hello[3] & 0xff) << 8) | (hello[4] & 0xff), 16384) + 5;
+				while (read < length) {
+					int more = in.read(hello, read, length - read);
+					if (more < 0) {
+						throw new IOException("closed");
+					}
+					read += more;
+				}
+				if (!offersHttp2(hello, read)) {
+					this.http1.add(client);
+					this.http1.add(server);
+					if (this.blackHoleHttp1) {
+						this.blackHoled.add(client);
+						this.blackHoled.add(server);
+					}
+				}
+			}
+			if (!this.blackHoled.contains(client)) {
+				OutputStream out = server.getOutputStream();
+				out.write(hello, 0, read);
+				out.flush();
+			}
+			return true;
+		}
+		catch (IOException ex) {
+			reset(client);
+			reset(server);
+			this.sockets.remove(client);
+			this.sockets.remove(server);
+			return false;
+		}
+	}
+
+	/**
+	 * Return whether a TLS record holding a ClientHello offers {@code h2} in its ALPN
+	 * extension (RFC 8446 4.1.2, RFC 7301); {@code false} for anything that does not
+	 * parse.
+	 */
+	static boolean offersHttp2(byte[] record, int length) {
+		// record header (5), handshake header (4), version (2), random (32)
+		int at = 5 + 4 + 2 + 32;
+		if (length < at + 1 || record[5] != 0x01) {
+			return false;
+		}
+		at += 1 + (record[at] & 0xff);
+		if (length < at + 2) {
+			return false;
+		}
+		at += 2 + (((record[at] & 0xff) << 8) | (record[at + 1] & 0xff));
+		if (length < at + 1) {
+			return false;
+		}
+		at += 1 + (record[at] & 0xff);
+		if (length < at + 2) {
+			return false;
+		}
+		int end = Math.min(length, at + 2 + (((record[at] & 0xff) << 8) | (record[at + 1] & 0xff)));
+		at += 2;
+		while (at + 4 <= end) {
+			int type = ((record[at] & 0xff) << 8) | (record[at + 1] & 0xff);
+			int size = ((record[at + 2] & 0xff) << 8) | (record[at + 3] & 0xff);
+			at += 4;
+			if (type == 16 && at + 2 <= end) {
+				int protocols = Math.min(end, at + 2 + (((record[at] & 0xff) << 8) | (record[at + 1] & 0xff)));
+				for (int p = at + 2; p < protocols;) {
+					int n = record[p] & 0xff;
+					if (n == 2 && p + 3 <= protocols && record[p + 1] == 'h' && record[p + 2] == '2') {
+						return true;
+					}
+					p += 1 + n;
+				}
+				return false;
+			}
+			at += size;
+		}
+		return false;
 	}
 
 	private static void reset(Socket socket) {

@@ -21,9 +21,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerState;
 import dev.informer.InvalidInformerDeclarationException;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
 import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.relistPath;
@@ -58,20 +56,16 @@ class BadInputTests {
 		this.faults.close();
 	}
 
-	private ApplicationContextRunner runner(KubernetesClient client) {
-		return InformerContexts.runner(() -> client)
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap");
+	private ApplicationContextRunner runner(KubernetesClient client, String namespaces) {
+		return InformerContexts.configMaps(() -> client, namespaces);
 	}
 
 	@Test
 	void selectorsReachTheServerAsDeclared() {
 		String labels = "replicas>1,generation<10,tier in (web,api)";
 		String fields = "metadata.name!=a,metadata.name!=b\\,c,metadata.name!=d\\=e\\\\f";
-		runner(this.faults.client())
-			.withPropertyValues("informer.resources.configmaps.namespaces=selected",
-					"informer.resources.configmaps.label-selector=" + labels,
+		runner(this.faults.client(), "selected")
+			.withPropertyValues("informer.resources.configmaps.label-selector=" + labels,
 					"informer.resources.configmaps.field-selector=" + fields, "informer.startup.wait-for-sync=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -89,8 +83,8 @@ class BadInputTests {
 			.withPath(selectedListPath("rejected", UNSUPPORTED))
 			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
 			.always();
-		runner(this.faults.client())
-			.withPropertyValues("informer.resources.configmaps.namespaces=rejected", "informer.startup.timeout=30s",
+		runner(this.faults.client(), "rejected")
+			.withPropertyValues("informer.startup.timeout=30s",
 					"informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -112,14 +106,12 @@ class BadInputTests {
 			.withPath(selectedListPath("rejected", UNSUPPORTED))
 			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
 			.always();
-		runner(this.faults.client()).withPropertyValues("informer.resources.configmaps.namespaces=rejected",
-				"informer.startup.wait-for-sync=false", "informer.resources.configmaps.field-selector=" + UNSUPPORTED)
+		runner(this.faults.client(), "rejected")
+			.withPropertyValues("informer.startup.wait-for-sync=false",
+					"informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				Watch status = context.getBean(DefaultInformerRegistry.class)
-					.informer("configmaps")
-					.getWatches()
-					.get(0);
+				Watch status = InformerContexts.watch(context);
 				await().atMost(Duration.ofSeconds(10)).until(() -> status.getState() == InformerState.FAILED);
 				assertThat(status.getLastError().httpCode()).isEqualTo(400);
 				assertThat(status.getLastError().message()).contains(SERVER_MESSAGE);

@@ -12,10 +12,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerStartupException;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -41,38 +39,24 @@ class DiscoveryFaultTests {
 	}
 
 	private ApplicationContextRunner runner(KubernetesClient client) {
-		return InformerContexts.runner(() -> client)
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap",
-					"informer.resources.configmaps.namespaces=discovery");
+		return InformerContexts.configMaps(() -> client, "discovery");
 	}
 
 	@Test
 	void withoutWaitingForSyncAnUnavailableDiscoveryDoesNotFailStartupAndTheInformerComesUp(CapturedOutput output) {
 		// discovery stays down: the informer needs only its list
 		discoveryUnavailable();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("discovery"))
-			.andReturn(503, status(503, "ServiceUnavailable", "the server is currently unable to handle the request"))
-			.times(2);
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("discovery"))
-			.andReturn(200, list("4", cm("discovery", "a", "4")))
-			.once();
+		this.faults.fails(listPath("discovery"),
+				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"), 2);
+		this.faults.lists(listPath("discovery"), list("4", cm("discovery", "a", "4")));
 		this.faults.watchStaysOpen(watchPath("discovery", "4"));
 		runner(this.faults.client()).withPropertyValues("informer.startup.wait-for-sync=false").run((context) -> {
 			assertThat(context).hasNotFailed();
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			ResourceInformer<?> informer = InformerContexts.informer(context);
 			assertThat(informer.getDefinition().getPlural()).isEqualTo("configmaps");
 			assertThat(informer.getDefinition().isNamespaced()).isTrue();
 			await().atMost(Duration.ofSeconds(10)).until(informer::isSynced);
-			assertThat(describe(context.getBean(RecordingListener.class).resourceEvents()))
-				.containsExactly("added a 4");
+			assertThat(describe(InformerContexts.listener(context).resourceEvents())).containsExactly("added a 4");
 		});
 		assertThat(output.getOut()).contains("Informer 'configmaps'")
 			.contains("API discovery of v1 failed")

@@ -64,25 +64,10 @@ class ErrorHandlingTests {
 
 	@Test
 	void aRetryPolicyThatThrowsNeitherStopsNorWedgesTheInformer() throws Exception {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(500, status(500, "InternalError", "etcd timeout"))
-			.times(2);
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(watchPath(NS, "10"))
-			.andReturn(500, status(500, "InternalError", "etcd timeout"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.fails(listPath(NS), status(500, "InternalError", "etcd timeout"), 2);
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
+		this.faults.fails(watchPath(NS, "10"), status(500, "InternalError", "etcd timeout"), 1);
+		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "c", "21")));
 		AtomicInteger policyCalls = new AtomicInteger();
 		this.informer = informer((started, ex) -> {
@@ -107,7 +92,7 @@ class ErrorHandlingTests {
 
 	@Test
 	void aDeliveryObserverThatThrowsLosesNoEventsNorOtherObserversNorBacklogAccounting() throws Exception {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", cm(NS, "b", "11")),
 				event("MODIFIED", cm(NS, "a", "12")), event("DELETED", cm(NS, "b", "13")));
 		this.informer = informer(RetryPolicy.standard(false));

@@ -1,5 +1,6 @@
 package dev.informer.reliability;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,8 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.dsl.EventDoneable;
+import io.fabric8.mockwebserver.dsl.Onceable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 
 import dev.informer.event.ResourceDeletedEvent;
@@ -21,6 +24,8 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * fabric8's mock API server answering only expectations (plus core discovery), a client
@@ -133,23 +138,45 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Wait (up to 10 s) until a path has been requested.
+	 * @param path the path, with its query
+	 */
+	void awaitRequested(String path) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> paths().contains(path));
+	}
+
+	/**
+	 * Answer the next request of a path with a list.
+	 * @param path the list path
+	 * @param list the list, or its JSON text
+	 */
+	void lists(String path, Object list) {
+		server().expect().get().withPath(path).andReturn(200, list).once();
+	}
+
+	/**
+	 * Answer the next requests of a path with a failure status, its code as the HTTP
+	 * status.
+	 * @param path the path
+	 * @param status the status
+	 * @param times how many requests to fail
+	 */
+	void fails(String path, Status status, int times) {
+		server().expect().get().withPath(path).andReturn(status.getCode(), status).times(times);
+	}
+
+	/**
 	 * Answer a watch request with a WebSocket that sends the events 50 ms apart and then
 	 * stays open until the client closes it.
 	 * @param path the watch path
-	 * @param events the events
+	 * @param events the events: {@link WatchEvent}s, or JSON text sent as it is
 	 */
-	void watchStaysOpen(String path, WatchEvent... events) {
+	void watchStaysOpen(String path, Object... events) {
 		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
-		for (WatchEvent event : events) {
+		for (Object event : events) {
 			session = session.waitFor(50).andEmit(event);
 		}
-		// the mock closes a session once nothing more
-		// is expected: expect a message never sent
-		session.expect("never sent")
-			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
-			.once()
-			.done()
-			.once();
+		staysOpen(session);
 	}
 
 	/**
@@ -163,6 +190,12 @@ final class FaultServer implements AutoCloseable {
 		for (WatchEvent event : events) {
 			session = session.immediately().andEmit(event);
 		}
+		staysOpen(session);
+	}
+
+	// the mock closes a session once nothing more is expected: expect a message never
+	// sent
+	private static <T extends Onceable<?>> void staysOpen(EventDoneable<T> session) {
 		session.expect("never sent")
 			.andEmit(new WatchEvent(cm(FaultServer.class.getSimpleName(), "unused", "0"), "BOOKMARK"))
 			.once()
@@ -174,11 +207,11 @@ final class FaultServer implements AutoCloseable {
 	 * Answer a watch request with a WebSocket that sends the events 50 ms apart and then
 	 * closes normally (code 1000), as an API server does when a watch times out.
 	 * @param path the watch path
-	 * @param events the events
+	 * @param events the events: {@link WatchEvent}s, or JSON text sent as it is
 	 */
-	void watchCloses(String path, WatchEvent... events) {
+	void watchCloses(String path, Object... events) {
 		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
-		for (WatchEvent event : events) {
+		for (Object event : events) {
 			session = session.waitFor(50).andEmit(event);
 		}
 		session.done().once();

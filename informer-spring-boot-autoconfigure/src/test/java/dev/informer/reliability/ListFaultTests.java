@@ -30,7 +30,6 @@ import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfigurat
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.health.InformersHealthContributor;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.InformerLifecycle;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
@@ -67,12 +66,9 @@ class ListFaultTests {
 		}
 	}
 
-	private ApplicationContextRunner runner(KubernetesClient client) {
-		return InformerContexts.runner(() -> client)
-			.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap");
+	private ApplicationContextRunner runner(KubernetesClient client, String namespaces) {
+		return InformerContexts.configMaps(() -> client, namespaces)
+			.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class));
 	}
 
 	@Test
@@ -83,50 +79,41 @@ class ListFaultTests {
 				names.add("cm-" + i);
 				crud.client().configMaps().resource(TestResources.configMap("cold", "cm-" + i, "v" + i)).create();
 			}
-			runner(crud.client()).withBean(HealthWhileSyncing.class)
-				.withPropertyValues("informer.resources.configmaps.namespaces=cold")
-				.run((context) -> {
-					RecordingListener listener = context.getBean(RecordingListener.class);
-					// startup waited for the sync
-					assertThat(listener.events()).hasSize(26);
-					assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
-						.containsExactlyInAnyOrderElementsOf(names);
-					assertThat(listener.events().get(25)).isInstanceOfSatisfying(InformerSyncedEvent.class,
-							(synced) -> assertThat(synced.getCacheSize()).isEqualTo(25));
-					// what a probe saw while listeners received
-					// the initial list, and at the sync
-					List<String> seen = context.getBean(HealthWhileSyncing.class).seen;
-					assertThat(seen).hasSize(26);
-					assertThat(seen.subList(0, 25)).containsOnly("OUT_OF_SERVICE Syncing");
-					assertThat(seen.get(25)).startsWith("UP");
-					HealthIndicator health = (HealthIndicator) context.getBean(InformersHealthContributor.class)
-						.getContributor("configmaps");
-					await().atMost(Duration.ofSeconds(5))
-						.until(() -> health.health().getStatus().equals(Status.UP)
-								&& Boolean.TRUE.equals(health.health().getDetails().get("watching")));
-				});
+			runner(crud.client(), "cold").withBean(HealthWhileSyncing.class).run((context) -> {
+				RecordingListener listener = InformerContexts.listener(context);
+				// startup waited for the sync
+				assertThat(listener.events()).hasSize(26);
+				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
+					.containsExactlyInAnyOrderElementsOf(names);
+				assertThat(listener.events().get(25)).isInstanceOfSatisfying(InformerSyncedEvent.class,
+						(synced) -> assertThat(synced.getCacheSize()).isEqualTo(25));
+				// what a probe saw while listeners received
+				// the initial list, and at the sync
+				List<String> seen = context.getBean(HealthWhileSyncing.class).seen;
+				assertThat(seen).hasSize(26);
+				assertThat(seen.subList(0, 25)).containsOnly("OUT_OF_SERVICE Syncing");
+				assertThat(seen.get(25)).startsWith("UP");
+				HealthIndicator health = InformerContexts.health(context);
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> health.health().getStatus().equals(Status.UP)
+							&& Boolean.TRUE.equals(health.health().getDetails().get("watching")));
+			});
 		}
 	}
 
 	@Test
 	void startupWaitsUntilListenersHaveTheSyncedEvent() {
 		this.faults = FaultServer.start();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("cold"))
-			.andReturn(200, list("3", cm("cold", "a", "3")))
-			.once();
+		this.faults.lists(listPath("cold"), list("3", cm("cold", "a", "3")));
 		this.faults.watchStaysOpen(watchPath("cold", "3"));
-		runner(this.faults.client()).withBean(SyncedListener.class)
+		runner(this.faults.client(), "cold").withBean(SyncedListener.class)
 			.withBean(LaterPhase.class)
-			.withPropertyValues("informer.resources.configmaps.namespaces=cold")
 			.run((context) -> {
 				// an application initialising itself on the synced event must be
 				// done before the lifecycle phases after the informers' start
 				SyncedListener listener = context.getBean(SyncedListener.class);
 				assertThat(listener.laterPhaseStartedFirst).isFalse();
-				assertThat(context.getBean(RecordingListener.class).events()).hasSize(2);
+				assertThat(InformerContexts.listener(context).events()).hasSize(2);
 			});
 	}
 
@@ -145,20 +132,14 @@ class ListFaultTests {
 			return list("7", cm("denied", "x", "7"));
 		}).once();
 		this.faults.watchStaysOpen(watchPath("denied", "7"));
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("allowed"))
-			.andReturn(200, list("5", cm("allowed", "y", "5")))
-			.once();
+		this.faults.lists(listPath("allowed"), list("5", cm("allowed", "y", "5")));
 		this.faults.watchStaysOpen(watchPath("allowed", "5"), event("ADDED", cm("allowed", "z", "6")));
-		runner(this.faults.client())
-			.withPropertyValues("informer.resources.configmaps.namespaces=denied,allowed",
-					"informer.startup.fail-on-forbidden=false", "informer.startup.wait-for-sync=false",
+		runner(this.faults.client(), "denied,allowed")
+			.withPropertyValues("informer.startup.fail-on-forbidden=false", "informer.startup.wait-for-sync=false",
 					"informer.startup.timeout=1s")
 			.run((context) -> {
-				RecordingListener listener = context.getBean(RecordingListener.class);
-				ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+				RecordingListener listener = InformerContexts.listener(context);
+				ResourceInformer<?> informer = InformerContexts.informer(context);
 				Watch denied = informer.getWatches().get(0);
 				Watch allowed = informer.getWatches().get(1);
 				CompositeHealthContributor health = (CompositeHealthContributor) context
@@ -211,51 +192,30 @@ class ListFaultTests {
 	@Test
 	void serverErrorsOnTheInitialListAreRetriedUntilItSucceedsAndNothingIsDeliveredTwice() {
 		this.faults = FaultServer.start();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("flaky"))
-			.andReturn(500, status(500, "InternalError", "etcdserver: request timed out"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("flaky"))
-			.andReturn(503, status(503, "ServiceUnavailable", "the server is currently unable to handle the request"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("flaky"))
-			.andReturn(429, status(429, "TooManyRequests", "too many requests, please try again later"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath("flaky"))
-			.andReturn(200, list("9", cm("flaky", "a", "1"), cm("flaky", "b", "2"), cm("flaky", "c", "3")))
-			.once();
+		this.faults.fails(listPath("flaky"), status(500, "InternalError", "etcdserver: request timed out"), 1);
+		this.faults.fails(listPath("flaky"),
+				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"), 1);
+		this.faults.fails(listPath("flaky"),
+				status(429, "TooManyRequests", "too many requests, please try again later"), 1);
+		this.faults.lists(listPath("flaky"),
+				list("9", cm("flaky", "a", "1"), cm("flaky", "b", "2"), cm("flaky", "c", "3")));
 		this.faults.watchStaysOpen(watchPath("flaky", "9"));
-		runner(this.faults.client()).withPropertyValues("informer.resources.configmaps.namespaces=flaky")
-			.run((context) -> {
-				// startup waited through the errors
-				RecordingListener listener = context.getBean(RecordingListener.class);
-				Watch status = context.getBean(DefaultInformerRegistry.class)
-					.informer("configmaps")
-					.getWatches()
-					.get(0);
-				assertThat(status.isSynced()).isTrue();
-				await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
-				assertThat(describe(listener.resourceEvents())).containsExactlyInAnyOrder("added a 1", "added b 2",
-						"added c 3");
-				assertThat(listener.events().get(3)).isInstanceOf(InformerSyncedEvent.class);
-				assertThat(this.faults.paths()).containsExactly(listPath("flaky"), listPath("flaky"), listPath("flaky"),
-						listPath("flaky"), watchPath("flaky", "9"));
-				assertThat(status.getLastError().httpCode()).isEqualTo(429);
-				assertThat(status.snapshot().errors().consecutive()).isZero();
-				assertThat(status.snapshot().lists().relistCount()).isZero();
-				assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.INITIAL);
-			});
+		runner(this.faults.client(), "flaky").run((context) -> {
+			// startup waited through the errors
+			RecordingListener listener = InformerContexts.listener(context);
+			Watch status = InformerContexts.watch(context);
+			assertThat(status.isSynced()).isTrue();
+			await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
+			assertThat(describe(listener.resourceEvents())).containsExactlyInAnyOrder("added a 1", "added b 2",
+					"added c 3");
+			assertThat(listener.events().get(3)).isInstanceOf(InformerSyncedEvent.class);
+			assertThat(this.faults.paths()).containsExactly(listPath("flaky"), listPath("flaky"), listPath("flaky"),
+					listPath("flaky"), watchPath("flaky", "9"));
+			assertThat(status.getLastError().httpCode()).isEqualTo(429);
+			assertThat(status.snapshot().errors().consecutive()).isZero();
+			assertThat(status.snapshot().lists().relistCount()).isZero();
+			assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.INITIAL);
+		});
 	}
 
 	private static Health health(CompositeHealthContributor informer, String namespace) {

@@ -58,10 +58,7 @@ class ListenerFaultTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS);
 
 	@AfterEach
 	void stopServer() {
@@ -70,13 +67,13 @@ class ListenerFaultTests {
 
 	@Test
 	void aListenerThatThrowsIsCountedAndLoggedWhileOtherListenersAndLaterEventsCarryOn(CapturedOutput output) {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", secret("a", "1"))).once();
+		this.faults.lists(listPath(NS), list("10", secret("a", "1")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", secret("b", "11")),
 				event("MODIFIED", secret("a", "12")), event("DELETED", secret("b", "13")));
 		this.runner.withBean(ThrowingListener.class).run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
@@ -114,19 +111,14 @@ class ListenerFaultTests {
 		for (int i = 0; i < 1000; i++) {
 			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
 		}
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new)))
-			.once();
+		this.faults.lists(listPath(NS), list("100", initial.toArray(ConfigMap[]::new)));
 		this.faults.watchBurst(watchPath(NS, "100"), burst);
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		this.runner.withBean(GatedListener.class).run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
+			RecordingListener listener = InformerContexts.listener(context);
 			GatedListener gated = context.getBean(GatedListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			// the listener holds the first update while the other 999 queue up behind it
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 1000);

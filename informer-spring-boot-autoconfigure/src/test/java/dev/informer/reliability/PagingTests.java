@@ -15,7 +15,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
@@ -46,11 +45,8 @@ class PagingTests {
 
 	private final List<Long> firstPageRequests = new CopyOnWriteArrayList<>();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
-				"informer.resources.configmaps.list-page-size=2");
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+		.withPropertyValues("informer.resources.configmaps.list-page-size=2");
 
 	@AfterEach
 	void stopServer() {
@@ -65,8 +61,8 @@ class PagingTests {
 		lastPage("t2", "30", cm(NS, "c", "3"));
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+			RecordingListener listener = InformerContexts.listener(context);
+			Watch status = InformerContexts.watch(context);
 			// startup waited for the sync
 			await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3");
@@ -95,10 +91,10 @@ class PagingTests {
 		lastPage("t4", "40", cm(NS, "c", "3"));
 		this.faults.watchStaysOpen(watchPath(NS, "40"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "40")));
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
+			this.faults.awaitRequested(watchPath(NS, "40"));
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
 					"updated b 5");
@@ -125,7 +121,7 @@ class PagingTests {
 			.once();
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.withPropertyValues("informer.resources.configmaps.resync-period=1s").run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
+			RecordingListener listener = InformerContexts.listener(context);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.events(ResourceUpdatedEvent.class).size() >= 3);
 			List<String> events = describe(listener.resourceEvents());
 			assertThat(events.subList(0, 3)).containsExactly("added a 1", "added b 2", "added c 3");

@@ -21,7 +21,6 @@ import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.endpoint.InformersEndpoint.ActionDescriptor;
 import dev.informer.event.ResourceAddedEvent;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -61,7 +60,7 @@ class RelistRequestTests {
 
 	@Test
 	void aRelistRequestedWhileAListenerIsBusyRunsOffTheRequestThreadAndOnlyOnce() {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
 		// the listener blocks on b until the test opens the gate
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", cm(NS, "b", "11")));
 		this.faults.server()
@@ -76,7 +75,7 @@ class RelistRequestTests {
 			GatedListener listener = context.getBean(GatedListener.class);
 			ThreadRecorder customizers = context.getBean(ThreadRecorder.class);
 			InformersEndpoint endpoint = context.getBean(InformersEndpoint.class);
-			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+			Watch status = InformerContexts.watch(context);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.busy.getCount() == 0);
 			WebEndpointResponse<ActionDescriptor> first = endpoint.act("configmaps", "relist");
 			assertThat(first.getStatus()).isEqualTo(202);

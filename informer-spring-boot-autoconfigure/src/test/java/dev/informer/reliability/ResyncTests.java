@@ -43,11 +43,8 @@ class ResyncTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
-				"informer.resources.configmaps.resync-period=1s");
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+		.withPropertyValues("informer.resources.configmaps.resync-period=1s");
 
 	@AfterEach
 	void stopServer() {
@@ -56,18 +53,13 @@ class ResyncTests {
 
 	@Test
 	void resyncEventsAreFlaggedAndTimedAndAListenerFailingOneCycleDoesNotStopTheNext() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
 		this.runner.withBean(FailingFirstResync.class).run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.snapshot().resync().cycles() >= 3
@@ -106,17 +98,12 @@ class ResyncTests {
 
 	@Test
 	void resyncFiresOnAWatchThatStaysQuietForSeveralPeriodsWithoutAskingTheServer() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.snapshot().resync().cycles() >= 3
 						&& status.snapshot().events().count(EventType.RESYNC) == 3

@@ -51,12 +51,13 @@ class SecretRedactionTests {
 
 	@Test
 	void aSecretThatDoesNotDeserializeLeavesNoTrace(CapturedOutput output) {
-		// immutable must be a boolean: Jackson's
-		// message quotes the value it could not read
+		// immutable must be a boolean: Jackson's message quotes the value it could not
+		// read; without a resourceVersion the object cannot be skipped, so fabric8 closes
+		// the watch (a skipped one leaves no trace either: UndecodableObjectTests)
 		assertNoTrace(output,
 				"{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
-						+ "\"metadata\":{\"name\":\"db\",\"namespace\":\"" + NS + "\",\"resourceVersion\":\"11\"},"
-						+ "\"immutable\":\"" + SECRET + "\",\"data\":{\"password\":\"" + SECRET + "\"}}}");
+						+ "\"metadata\":{\"name\":\"db\",\"namespace\":\"" + NS + "\"}," + "\"immutable\":\"" + SECRET
+						+ "\",\"data\":{\"password\":\"" + SECRET + "\"}}}");
 	}
 
 	@Test
@@ -67,29 +68,10 @@ class SecretRedactionTests {
 	}
 
 	private void assertNoTrace(CapturedOutput output, String unreadable) {
-		this.faults.server().expect().get().withPath(path("?resourceVersion=0")).andReturn(200, list("10")).once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(watchPath("10"))
-			.andUpgradeToWebSocket()
-			.open()
-			.waitFor(50)
-			.andEmit(unreadable)
-			.done()
-			.once();
-		this.faults.server().expect().get().withPath(path("")).andReturn(200, list("20")).once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(watchPath("20"))
-			.andUpgradeToWebSocket()
-			.open()
-			.expect("never sent")
-			.andEmit("{}")
-			.once()
-			.done()
-			.once();
+		this.faults.lists(path("?resourceVersion=0"), list("10"));
+		this.faults.watchCloses(watchPath("10"), unreadable);
+		this.faults.lists(path(""), list("20"));
+		this.faults.watchStaysOpen(watchPath("20"));
 		try (ConfigurableApplicationContext context = run()) {
 			Watch status = context.getBean(DefaultInformerRegistry.class).informer("secrets").getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10))

@@ -29,8 +29,8 @@ import org.springframework.core.annotation.Order;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.Watch;
 
@@ -83,21 +83,16 @@ class ShutdownTests {
 		for (int i = 0; i < 200; i++) {
 			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
 		}
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("100", initial.toArray(ConfigMap[]::new)))
-			.once();
+		this.faults.lists(listPath(NS), list("100", initial.toArray(ConfigMap[]::new)));
 		this.faults.watchBurst(watchPath(NS, "100"), burst);
 		Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
 		SlowListener[] slow = new SlowListener[1];
 		RecordingListener[] recording = new RecordingListener[1];
 		this.runner.run((context) -> {
 			slow[0] = context.getBean(SlowListener.class);
-			recording[0] = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
+			recording[0] = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
 			// the first update is in a listener that
 			// will not be hurried, 199 more are queued
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 200);

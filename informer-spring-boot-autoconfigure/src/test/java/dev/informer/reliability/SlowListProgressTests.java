@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.watch.Watch;
@@ -59,7 +58,7 @@ class SlowListProgressTests {
 			.andReturn(200, list("30", cm(NS, "c", "3")))
 			.once();
 		this.runner.run((context) -> {
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
+			ResourceInformer<?> informer = InformerContexts.informer(context);
 			Watch watch = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(10)).until(() -> watch.snapshot().cache().size() == 2);
 			assertThat(watch.isSynced()).isFalse();

@@ -15,8 +15,6 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.health.InformersHealthContributor;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
@@ -46,11 +44,8 @@ class WatchCloseTests {
 
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class))
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class));
 
 	@AfterEach
 	void stopServer() {
@@ -59,21 +54,15 @@ class WatchCloseTests {
 
 	@Test
 	void aStreamEndedAfterEventsResumesFromTheLastResourceVersionWithoutRelist() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")),
 				event("ADDED", cm(NS, "c", "12")));
 		this.faults.watchStaysOpen(watchPath(NS, "12"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
-			HealthIndicator health = (HealthIndicator) context.getBean(InformersHealthContributor.class)
-				.getContributor("configmaps");
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
+			HealthIndicator health = InformerContexts.health(context);
 			List<Status> seen = new CopyOnWriteArrayList<>();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
 				seen.add(health.health().getStatus());
@@ -95,27 +84,17 @@ class WatchCloseTests {
 
 	@Test
 	void aStreamClosedWithoutAnyMessageIsTreatedAsGoneAndRelistsOnce() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		// what GKE does to a watch from a version it
 		// no longer has: closes at once, no message
 		this.faults.watchCloses(watchPath(NS, "10"));
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("11", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.lists(relistPath(NS), list("11", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchStaysOpen(watchPath(NS, "11"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "11")));
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
+			this.faults.awaitRequested(watchPath(NS, "11"));
 			await().during(Duration.ofSeconds(2))
 				.atMost(Duration.ofSeconds(4))
 				.until(() -> status.snapshot().lists().relists().equals(Map.of("410", 1L)));
@@ -130,15 +109,15 @@ class WatchCloseTests {
 
 	@Test
 	void aBookmarkAdvancesTheResourceVersionWithoutAnEventAndTheNextWatchResumesFromIt() {
-		this.faults.server().expect().get().withPath(listPath(NS)).andReturn(200, list("10", cm(NS, "a", "1"))).once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
 		this.faults.watchCloses(watchPath(NS, "10"), event("BOOKMARK",
 				new ConfigMapBuilder().withNewMetadata().withResourceVersion("15").endMetadata().build()));
 		this.faults.watchStaysOpen(watchPath(NS, "15"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "15")));
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
+			this.faults.awaitRequested(watchPath(NS, "15"));
 			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("15");
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 1);
 			assertThat(status.snapshot().events().byType()).isEqualTo(Map.of("added", 1L));
@@ -152,12 +131,7 @@ class WatchCloseTests {
 		// the mock's CRUD mode (like a watch without resourceVersion)
 		// opens every watch with ADDED for each stored object; here
 		// each reconnect replays the cache in that way
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("3", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
-			.once();
+		this.faults.lists(listPath(NS), list("3", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
 		this.faults.watchCloses(watchPath(NS, "3"), event("ADDED", cm(NS, "a", "1")), event("ADDED", cm(NS, "b", "2")),
 				event("ADDED", cm(NS, "c", "3")));
 		// b changed meanwhile: its replay carries the new version
@@ -169,13 +143,9 @@ class WatchCloseTests {
 		}
 		this.faults.watchStaysOpen(watchPath(NS, "4"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
-			await().atMost(Duration.ofSeconds(15))
-				.until(() -> this.faults.paths()
-					.stream()
-					.filter((path) -> path.equals(watchPath(NS, "4")))
-					.count() == 4);
+			RecordingListener listener = InformerContexts.listener(context);
+			Watch status = InformerContexts.watch(context);
+			await().atMost(Duration.ofSeconds(15)).until(() -> this.faults.count(watchPath(NS, "4")) == 4);
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
 					"updated b 4");

@@ -19,7 +19,6 @@ import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
@@ -56,10 +55,7 @@ class WatchFaultTests {
 	}
 
 	private ApplicationContextRunner runner() {
-		return InformerContexts.runner(this.mock::client)
-			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.resources.configmaps.api-version=v1",
-					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=faults");
+		return InformerContexts.configMaps(this.mock::client, "faults");
 	}
 
 	@Test
@@ -89,8 +85,8 @@ class WatchFaultTests {
 			.once();
 		this.mock.server().expect().get().withPath(watch("20")).andUpgradeToWebSocket().open().done().always();
 		this.runner().run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			Watch status = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+			RecordingListener listener = InformerContexts.listener(context);
+			Watch status = InformerContexts.watch(context);
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> status.snapshot().lists().relists().getOrDefault("410", 0L) == 1
 						&& listener.resourceEvents().size() == 6);

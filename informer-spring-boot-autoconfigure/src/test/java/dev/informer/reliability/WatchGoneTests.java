@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.InformerRegistry;
@@ -24,7 +25,6 @@ import dev.informer.InformerState;
 import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceDeletedEvent;
-import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
@@ -56,10 +56,8 @@ class WatchGoneTests {
 
 	private FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withBean(RecordingListener.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
+	// a test may replace the server: the client is looked up when a context starts
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(() -> this.faults.client(), NS);
 
 	@AfterEach
 	void stopServer() {
@@ -71,9 +69,9 @@ class WatchGoneTests {
 		// fabric8 fails the watch's start: the 410
 		// reaches the informer's exception handler
 		expectRowFourScenario();
+		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.runner.run((context) -> {
-			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
-					context.getBean(DefaultInformerRegistry.class).informer("configmaps"));
+			Watch status = assertRowFourOutcome(context);
 			assertThat(status.getLastError().httpCode()).isEqualTo(410);
 		});
 	}
@@ -84,24 +82,7 @@ class WatchGoneTests {
 		// into a Gone close, as for an ERROR event
 		this.faults.close();
 		this.faults = FaultServer.withHttpWatches();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(watchPath(NS, "10"))
-			.andReturn(410, status(410, "Expired", "too old"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
-			.once();
+		expectRowFourScenario();
 		// an HTTP watch whose body comes only when the test is over
 		this.faults.server()
 			.expect()
@@ -114,37 +95,22 @@ class WatchGoneTests {
 							+ "\n")
 			.always();
 		this.runner.run((context) -> {
-			Watch status = assertRowFourOutcome(context.getBean(RecordingListener.class),
-					context.getBean(DefaultInformerRegistry.class).informer("configmaps"));
+			Watch status = assertRowFourOutcome(context);
 			assertThat(status.getLastError()).isNull();
 		});
 	}
 
 	private void expectRowFourScenario() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(watchPath(NS, "10"))
-			.andReturn(410, status(410, "Expired", "too old"))
-			.once();
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
-			.once();
-		this.faults.watchStaysOpen(watchPath(NS, "20"));
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
+		this.faults.fails(watchPath(NS, "10"), status(410, "Expired", "too old"), 1);
+		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
 	}
 
-	private Watch assertRowFourOutcome(RecordingListener listener, ResourceInformer<?> informer) {
-		Watch status = informer.getWatches().get(0);
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
+	private Watch assertRowFourOutcome(ApplicationContext context) {
+		RecordingListener listener = InformerContexts.listener(context);
+		ResourceInformer<?> informer = InformerContexts.informer(context);
+		Watch status = InformerContexts.watch(context);
+		this.faults.awaitRequested(watchPath(NS, "20"));
 		await().during(Duration.ofMillis(500))
 			.atMost(Duration.ofSeconds(5))
 			.until(() -> listener.resourceEvents().size() == 6);
@@ -163,31 +129,16 @@ class WatchGoneTests {
 
 	@Test
 	void aRelistThatFailsTwiceKeepsTheOldCacheAndThenDeliversEachChangeOnce() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
 		this.faults.watchCloses(watchPath(NS, "10"), gone());
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(500, status(500, "InternalError", "etcd leader changed"))
-			.times(2);
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")))
-			.once();
+		this.faults.fails(relistPath(NS), status(500, "InternalError", "etcd leader changed"), 2);
+		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.runner.withBean(CacheOnStateChange.class).run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			Watch status = informer.getWatches().get(0);
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "20")));
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			Watch status = InformerContexts.watch(context);
+			this.faults.awaitRequested(watchPath(NS, "20"));
 			await().during(Duration.ofMillis(500))
 				.atMost(Duration.ofSeconds(5))
 				.until(() -> listener.resourceEvents().size() == 6);
@@ -216,27 +167,17 @@ class WatchGoneTests {
 
 	@Test
 	void anObjectDeletedWhileTheWatchWasDownIsDeletedWithFinalStateUnknownAfterTheRelist() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(200, list("10", cm(NS, "a", "1"), cm(NS, "b", "2")))
-			.once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		// the connection ends after one change; meanwhile
 		// b is deleted and the history compacted
 		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		this.faults.watchCloses(watchPath(NS, "11"), gone());
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("30", cm(NS, "a", "11")))
-			.once();
+		this.faults.lists(relistPath(NS), list("30", cm(NS, "a", "11")));
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
 		this.runner.run((context) -> {
-			RecordingListener listener = context.getBean(RecordingListener.class);
-			ResourceInformer<?> informer = context.getBean(DefaultInformerRegistry.class).informer("configmaps");
-			await().atMost(Duration.ofSeconds(10)).until(() -> this.faults.paths().contains(watchPath(NS, "30")));
+			RecordingListener listener = InformerContexts.listener(context);
+			ResourceInformer<?> informer = InformerContexts.informer(context);
+			this.faults.awaitRequested(watchPath(NS, "30"));
 			await().during(Duration.ofMillis(500))
 				.atMost(Duration.ofSeconds(5))
 				.until(() -> listener.resourceEvents().size() == 4);

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.max-backlog} on a running informer: with {@code coalesce} the
+ * {@code informer.listeners.max-backlog} on a running informer: with {@code coalesce} the
  * watch is {@code OUT_OF_SERVICE} while its listeners are at the bound, the meter counts
  * the folded changes, and the listeners end with the server's state; with {@code fail}
  * the watch stops and is {@code DOWN} with reason {@code BacklogOverflow}.
@@ -103,8 +103,8 @@ class BoundedBacklogTests {
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> watch.getState() == InformerState.FAILED);
 		assertThat(watch.getLastError().reason()).isEqualTo(WatchHealthPolicy.BACKLOG_OVERFLOW);
-		assertThat(watch.getLastError().message()).contains("informer.delivery.max-backlog is 5",
-				"informer.delivery.overflow is 'fail'");
+		assertThat(watch.getLastError().message()).contains("informer.listeners.max-backlog is 5",
+				"informer.listeners.overflow is 'fail'");
 		assertThat(this.health.evaluate(this.informer, watch.snapshot(), Clock.systemUTC().instant()))
 			.isEqualTo(new WatchHealth(WatchHealth.Level.DOWN, WatchHealthPolicy.BACKLOG_OVERFLOW));
 		// what waited was dropped

@@ -113,10 +113,10 @@ class DeliveryLapseTests {
 		return InformerContexts.runner(() -> this.replicaClient)
 			.withBean(RecordingListener.class)
 			.withBean(InformerAutoConfiguration.CLOCK_BEAN_NAME, Clock.class, () -> clock)
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=" + GROUP,
-					"informer.delivery.identity=replica-1", "informer.delivery.lease-namespace=apps",
-					"informer.delivery.lease-duration=6s", "informer.delivery.renew-deadline=4s",
-					"informer.delivery.retry-period=1s", "informer.resources.configmaps.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=" + GROUP,
+					"informer.replicas.identity=replica-1", "informer.replicas.lease-namespace=apps",
+					"informer.replicas.lease-duration=6s", "informer.replicas.renew-deadline=4s",
+					"informer.replicas.retry-period=1s", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=apps");
 	}
 

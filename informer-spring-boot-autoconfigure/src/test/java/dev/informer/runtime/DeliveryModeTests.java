@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code informer.delivery.mode=leader} on fabric8's CRUD mock server, where the test
+ * {@code informer.replicas.mode=leader} on fabric8's CRUD mock server, where the test
  * plays the other replica by writing the Lease itself.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -158,8 +158,8 @@ class DeliveryModeTests {
 			assertThat(failure).hasMessageContaining("Delivery group 'orders'")
 				.hasMessageContaining("refuses to create Lease apps/orders (HTTP 422 Invalid)")
 				.hasMessageContaining(INVALID_MESSAGE);
-			assertThat(failure.getAction()).contains("Retrying cannot fix this", "informer.delivery.lease-duration",
-					"informer.delivery.group", "informer.delivery.identity", "admission");
+			assertThat(failure.getAction()).contains("Retrying cannot fix this", "informer.replicas.lease-duration",
+					"informer.replicas.group", "informer.replicas.identity", "admission");
 		});
 	}
 
@@ -192,7 +192,7 @@ class DeliveryModeTests {
 
 	@Test
 	void aShardedMembersLeaseRefusedAfterStartupMakesDeliveryHealthDown() {
-		runner().withPropertyValues("informer.delivery.mode=sharded").run((context) -> {
+		runner().withPropertyValues("informer.replicas.mode=sharded").run((context) -> {
 			assertThat(context).hasNotFailed();
 			DeliveryCoordinator coordinator = context.getBean(DeliveryCoordinator.class);
 			DeliveryHealthPolicy health = new DeliveryHealthPolicy(Duration.ofSeconds(4), Duration.ofMinutes(1));
@@ -240,10 +240,10 @@ class DeliveryModeTests {
 	private ApplicationContextRunner runner() {
 		return InformerContexts.runner(() -> this.client)
 			.withBean(RecordingListener.class)
-			.withPropertyValues("informer.delivery.mode=leader", "informer.delivery.group=orders",
-					"informer.delivery.identity=replica-1", "informer.delivery.lease-namespace=apps",
-					"informer.delivery.lease-duration=4s", "informer.delivery.renew-deadline=3s",
-					"informer.delivery.retry-period=200ms", "informer.resources.configmaps.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=leader", "informer.replicas.group=orders",
+					"informer.replicas.identity=replica-1", "informer.replicas.lease-namespace=apps",
+					"informer.replicas.lease-duration=4s", "informer.replicas.renew-deadline=3s",
+					"informer.replicas.retry-period=200ms", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=apps");
 	}
 

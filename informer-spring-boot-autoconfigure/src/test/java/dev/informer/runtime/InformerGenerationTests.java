@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerDefinition;
 import dev.informer.runtime.kinds.InformerOperations;
+import dev.informer.runtime.kinds.WatchConnection;
 import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.listeners.ListenerQueue;
@@ -19,6 +20,7 @@ import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RecoveryThread;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.runtime.replicas.DeliveryRecords;
 import dev.informer.runtime.replicas.GatedListeners;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.test.MockApiServer;
@@ -55,16 +57,23 @@ class InformerGenerationTests {
 		WatchContext<ConfigMap> context = new WatchContext<>(definition, namespace, status, clock);
 		WatchSettings settings = new WatchSettings(new InformerEventPublisher(), RetryPolicy.standard(false),
 				RecoveryOptions.DEFAULT, BacklogOptions.UNBOUNDED, RecoveryThread.create("test"), ListObserver.NONE,
-				() -> DeliveryObserver.NONE, () -> DeliveryGate.ALL, () -> null);
+				() -> DeliveryObserver.NONE, () -> DeliveryGate.ALL, () -> null, DeliveryRecords::defaults);
 		ListenerQueue queue = new ListenerQueue(Runnable::run);
 		Pipeline<ConfigMap> pipeline = new Pipeline<>(new ChangeLog<>(definition.getDeclaration()), queue,
-				new GatedListeners<>(queue, settings.gate(), () -> null, new CountingPublisher<>(context, settings)));
+				new GatedListeners<>(queue, settings.gate(), () -> null, new CountingPublisher<>(context, settings),
+						DeliveryRecords.defaults()));
+		SkippedObjects<ConfigMap> skipped = new SkippedObjects<>(context);
+		WatchConnection connection = new WatchConnection(status::arrived);
 		return new InformerGeneration<>(context, pipeline, settings,
-				InformerOperations.informer(client, definition, namespace, false, null), RelistReason.INITIAL, false,
-				List.of(), new InformerGeneration.Owner<>() {
+				InformerOperations.informer(client, definition, namespace, false, null, connection, skipped),
+				connection, RelistReason.INITIAL, false, List.of(), new InformerGeneration.Owner<>() {
 
 					@Override
 					public void synced(@Nullable Throwable failure) {
+					}
+
+					@Override
+					public void cacheChanged() {
 					}
 
 					@Override
@@ -75,7 +84,7 @@ class InformerGenerationTests {
 					public void watchListRefused(InformerGeneration<ConfigMap> generation, Throwable refusal) {
 					}
 
-				});
+				}, skipped);
 	}
 
 }

@@ -42,6 +42,24 @@ class ListPermitsTests {
 	}
 
 	@Test
+	void thousandsOfWaitingTasksThatReleaseAtOnceRunOnABoundedStack() {
+		ListPermits permits = new ListPermits(1);
+		permits.run(() -> {
+		});
+		int[] ran = new int[1];
+		// each start fails synchronously and gives its permit back (issue 32, point 10)
+		for (int i = 0; i < 100_000; i++) {
+			permits.run(() -> {
+				ran[0]++;
+				permits.release();
+			});
+		}
+		permits.release();
+		assertThat(ran[0]).isEqualTo(100_000);
+		assertThat(permits.inUse()).isZero();
+	}
+
+	@Test
 	void withoutACapEveryTaskRunsAtOnce() {
 		List<String> started = new ArrayList<>();
 		for (int i = 0; i < 100; i++) {

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Listeners run on at most {@code informer.delivery.max-threads} threads, however many
+ * Listeners run on at most {@code informer.listeners.max-threads} threads, however many
  * namespaces have events waiting: a replay or a relist over thousands of namespaces does
  * not start a thread per namespace.
  */
@@ -67,7 +67,7 @@ class ListenerThreadsTests {
 		};
 		InformerContexts.runner(() -> client)
 			.withBean("slow", ApplicationListener.class, () -> slow)
-			.withPropertyValues("informer.startup.wait-for-sync=false", "informer.delivery.max-threads=3",
+			.withPropertyValues("informer.startup.wait-for-sync=false", "informer.listeners.max-threads=3",
 					"informer.resources.configmaps.api-version=v1", "informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + String.join(",", namespaces))
 			.run((context) -> {

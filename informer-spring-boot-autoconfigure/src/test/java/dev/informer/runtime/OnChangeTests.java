@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -25,6 +27,7 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.replicas.DeliveryGate;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.WatchDetails;
@@ -45,6 +48,8 @@ class OnChangeTests {
 	private final List<ApplicationEvent> events = new CopyOnWriteArrayList<>();
 
 	private ResourceInformer<ConfigMap> informer;
+
+	private final AtomicReference<DeliveryGate> gate = new AtomicReference<>(DeliveryGate.ALL);
 
 	@AfterEach
 	void stop() {
@@ -162,6 +167,139 @@ class OnChangeTests {
 		assertThat(this.informer.getWatches().get(0).snapshot().events().filtered()).isEqualTo(1);
 	}
 
+	/**
+	 * Issue 32, point 2: the gate keeps a relevant update from listeners while the Lease
+	 * has lapsed, and a relist (a replacement) is seeded with what listeners saw. The
+	 * filter's memory must still be what listeners saw, so the relist's update is
+	 * relevant and delivered.
+	 */
+	@Test
+	void anUpdateTheGateKeptBackDuringALapseIsDeliveredByTheNextRelist() throws Exception {
+		create("kept", "0");
+		label("kept", "red");
+		start(Duration.ZERO);
+		this.gate.set((resource) -> DeliveryGate.Verdict.LAPSED);
+		label("kept", "blue");
+		awaitCached("kept", (cm) -> "blue".equals(cm.getMetadata().getLabels().get("colour")));
+		this.gate.set(DeliveryGate.ALL);
+		this.informer.relist().get(10, TimeUnit.SECONDS);
+		await().untilAsserted(() -> assertThat(updates()).as("the update kept back by the lapse")
+			.singleElement()
+			.satisfies((update) -> {
+				assertThat(((ConfigMap) update.getResource()).getMetadata().getLabels()).containsEntry("colour",
+						"blue");
+				assertThat(((ConfigMap) update.getOldResource()).getMetadata().getLabels()).containsEntry("colour",
+						"red");
+			}));
+	}
+
+	/**
+	 * Issue 32, point 9: a replay hands listeners the cached state, past updates the
+	 * filter held back; the next update carries that replayed state as its old one.
+	 */
+	@Test
+	void aReplayedStateIsWhatTheNextUpdateCarriesAsOld() throws Exception {
+		create("replayed", "0");
+		start(Duration.ZERO);
+		editData("replayed", "1");
+		awaitCached("replayed", (cm) -> data(cm).equals("1"));
+		this.informer.replay((resource) -> true, "leader");
+		await().until(() -> resourceEvents().stream()
+			.anyMatch((event) -> event instanceof ResourceAddedEvent<?> added && added.isReplay()));
+		label("replayed", "blue");
+		await().until(() -> updates().size() == 1);
+		assertThat(data((ConfigMap) updates().get(0).getOldResource())).as("the old state is the replayed one")
+			.isEqualTo("1");
+	}
+
+	/**
+	 * Issue 32, point 3: a relist finds an object deleted and created again under the
+	 * same name (a new uid) with equal labels. It is a delete of the old uid then an add
+	 * of the new, never filtered, and a gate judges each on its own: here the replica
+	 * owns only the old uid (as a shard owner would), so it delivers the delete only.
+	 */
+	@Test
+	void aRelistThatFindsANewUidIsADeleteOfTheOldThenAnAddOfTheNewJudgedEachOnItsOwn() throws Exception {
+		ConfigMap recreated = create("recreated", "0");
+		String oldUid = recreated.getMetadata().getUid();
+		String serverVersion = recreated.getMetadata().getResourceVersion();
+		watch(serverVersion);
+		watch(serverVersion);
+		start(Duration.ZERO);
+		ConfigMap again = new ConfigMapBuilder(recreated).editMetadata()
+			.withUid(oldUid + "-again")
+			.withResourceVersion(serverVersion + "-again")
+			.endMetadata()
+			.withData(Map.of("value", "1"))
+			.build();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath("/api/v1/namespaces/changes/configmaps")
+			.andReturn(200,
+					new ConfigMapListBuilder().withNewMetadata()
+						.withResourceVersion(serverVersion)
+						.endMetadata()
+						.withItems(again)
+						.build())
+			.once();
+		this.events.clear();
+		this.gate.set((resource) -> oldUid.equals(resource.getMetadata().getUid()) ? DeliveryGate.Verdict.PUBLISH
+				: DeliveryGate.Verdict.NOT_OURS);
+		this.informer.relist().get(10, TimeUnit.SECONDS);
+		assertThat(resourceEvents()).as("the old uid's owner")
+			.extracting((event) -> event.getClass().getSimpleName() + " " + event.getResource().getMetadata().getUid())
+			.containsExactly("ResourceDeletedEvent " + oldUid);
+		this.events.clear();
+		this.gate.set(DeliveryGate.ALL);
+		this.informer.replay((resource) -> true, "shard-range");
+		await().until(() -> !resourceEvents().isEmpty());
+		assertThat(resourceEvents()).as("the new uid, as the replica that owns it delivers it")
+			.extracting((event) -> event.getClass().getSimpleName() + " " + event.getResource().getMetadata().getUid())
+			.containsExactly("ResourceAddedEvent " + oldUid + "-again");
+	}
+
+	/**
+	 * Issue 32, point 3, with every uid published: a delete then an add, in that order,
+	 * whatever {@code on-change} compares.
+	 */
+	@Test
+	void aRelistThatFindsANewUidDeliversADeleteThenAnAddWhateverTheFilter() throws Exception {
+		ConfigMap recreated = create("recreated", "0");
+		String serverVersion = recreated.getMetadata().getResourceVersion();
+		watch(serverVersion);
+		watch(serverVersion);
+		start(Duration.ZERO);
+		ConfigMap again = new ConfigMapBuilder(recreated).editMetadata()
+			.withUid(recreated.getMetadata().getUid() + "-again")
+			.withResourceVersion(serverVersion + "-again")
+			.endMetadata()
+			.build();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath("/api/v1/namespaces/changes/configmaps")
+			.andReturn(200,
+					new ConfigMapListBuilder().withNewMetadata()
+						.withResourceVersion(serverVersion)
+						.endMetadata()
+						.withItems(again)
+						.build())
+			.once();
+		this.events.clear();
+		this.informer.relist().get(10, TimeUnit.SECONDS);
+		assertThat(resourceEvents())
+			.extracting((event) -> event.getClass().getSimpleName() + " " + event.getResource().getMetadata().getUid())
+			.containsExactly("ResourceDeletedEvent " + recreated.getMetadata().getUid(),
+					"ResourceAddedEvent " + again.getMetadata().getUid());
+		assertThat(((ResourceDeletedEvent<?>) resourceEvents().get(0)).isFinalStateUnknown()).isTrue();
+	}
+
+	private void awaitCached(String name, Predicate<ConfigMap> state) {
+		await().until(() -> this.informer.getCache().get("changes", name).filter(state).isPresent()
+				&& this.informer.getWatches().get(0).snapshot().cache().backlog() == 0);
+	}
+
 	private void start(Duration resyncPeriod) throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener((ApplicationListener<ApplicationEvent>) this.events::add);
@@ -175,6 +313,7 @@ class OnChangeTests {
 		this.informer = new ResourceInformer<>(
 				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
 				RetryPolicy.standard(false), Clock.systemUTC());
+		this.informer.deliverThrough((resource) -> this.gate.get().verdict(resource), () -> null);
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
 		await().until(() -> resourceEvents().stream()
 			.filter(ResourceAddedEvent.class::isInstance)

@@ -113,6 +113,36 @@ class ResourceInformerRelistTests {
 	}
 
 	@Test
+	void aDeleteFoundByARelistIsObservedAtTheListsResourceVersion() throws Exception {
+		ConfigMap kept = create("kept", "1");
+		ConfigMap vanished = create("vanished", "1");
+		String serverVersion = vanished.getMetadata().getResourceVersion();
+		String listVersion = serverVersion + "-listed";
+		watch(serverVersion, false);
+		watch(listVersion, true);
+		start();
+		this.mock.server()
+			.expect()
+			.get()
+			.withPath("/api/v1/namespaces/relist/configmaps")
+			.andReturn(200,
+					new ConfigMapListBuilder().withNewMetadata()
+						.withResourceVersion(listVersion)
+						.endMetadata()
+						.withItems(kept)
+						.build())
+			.once();
+		this.events.clear();
+		this.informer.relist().get(10, TimeUnit.SECONDS);
+		await().until(() -> resourceEvents().size() >= 1);
+		ResourceDeletedEvent<?> deleted = only(ResourceDeletedEvent.class);
+		assertThat(deleted.isFinalStateUnknown()).isTrue();
+		assertThat(deleted.getResourceVersion()).as("the last state known").isEqualTo(serverVersion);
+		assertThat(deleted.getObservedResourceVersion()).as("where the list found the name absent")
+			.isEqualTo(listVersion);
+	}
+
+	@Test
 	void aRelistWithoutChangesDeliversNothing() throws Exception {
 		ConfigMap same = create("same", "1");
 		watch(same.getMetadata().getResourceVersion(), true);

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -27,7 +28,7 @@ import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -105,7 +106,12 @@ class TransformFaultTests {
 			}
 		});
 		failing.set(true);
-		assertThatIllegalStateException().isThrownBy(this.informer::relist).withMessage("not now");
+		// a relist waits for a list permit: the customizer's failure ends its future
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> this.informer.relist().get(20, TimeUnit.SECONDS))
+			.havingRootCause()
+			.isInstanceOf(IllegalStateException.class)
+			.withMessage("not now");
 		create("after");
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.listener.events(ResourceAddedEvent.class).size() == 1);
 		assertThat(this.informer.getWatches().get(0).getState()).isEqualTo(InformerState.WATCHING);

@@ -1,6 +1,7 @@
 package dev.informer.test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
@@ -26,11 +26,18 @@ import dev.informer.event.ResourceUpdatedEvent;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Applies every resource event it receives to an empty map and records each violation of
- * the starter's delivery invariant: an add for an object already present, an update or
- * delete for one absent, an update that changes nothing, an update whose old state (or a
- * delete with final state unknown whose state) is not the state this listener last saw of
- * the object, or events of one object out of resourceVersion order.
+ * One listener as the delivery contract expects it, checking every event as it arrives:
+ * an add for an object already present (unless it is a replay, which may repeat what was
+ * published before), an update or delete for one absent, an update that changes nothing,
+ * an update whose old state (or a delete with final state unknown whose state, unless the
+ * informer filters with {@code on-change}: {@link #filtering()}) is not the state this
+ * listener last saw of the object, an update that carries another uid than the one this
+ * listener holds (an object deleted and created again is a delete and an add), or events
+ * of one object out of resourceVersion order (a replayed delete of another uid than the
+ * one this listener holds under the name is an older object's, delivered at least once,
+ * and is not ordered against it). It records every event into a {@link ContractChecker},
+ * its own or the one shared by the replicas of a group, which folds them and compares the
+ * result with the server.
  * <p>
  * It can be slow, as real listeners are: each event then takes a seeded random time (its
  * simulated work, spent on the delivery thread), so that changes queue up behind it and
@@ -39,6 +46,11 @@ import static org.awaitility.Awaitility.await;
  * A delete flagged as having left a namespace selection must carry the state this
  * listener last saw; the object may come back later (its namespace joins again) as an
  * add.
+ * <p>
+ * A listener of one replica of a group ({@link #withPeers()}) is not given every event:
+ * another replica may deliver in its place, so presence is not checked (an add of an
+ * object it holds, an update or delete of one it lacks), only order, old states and uids
+ * of the objects it holds; the group's view is the checker's.
  * <p>
  * In a context with several informers, give each its own listener with
  * {@link #forInformer}: keys are namespace and name, which several kinds share.
@@ -53,9 +65,24 @@ public class InvariantListener {
 
 	private @Nullable String informer;
 
-	private final Map<String, String> applied = new HashMap<>();
+	private ContractChecker checker = ContractChecker.byResourceVersion();
+
+	private String replica = "listener";
+
+	private boolean peers;
+
+	private boolean filtering;
+
+	private Runnable work = () -> {
+	};
+
+	/** What this listener last saw of each object: key to resourceVersion and uid. */
+	private final Map<String, Seen> seen = new HashMap<>();
 
 	private final Map<String, Long> lastVersion = new HashMap<>();
+
+	// the uid of the last event of each name, a delete's included
+	private final Map<String, String> lastUid = new HashMap<>();
 
 	private final List<String> violations = new ArrayList<>();
 
@@ -104,17 +131,72 @@ public class InvariantListener {
 		return this;
 	}
 
+	/**
+	 * Record into a checker shared with other listeners (the replicas of a group).
+	 * @param checker the checker
+	 * @param replica this listener's name in it
+	 * @return this listener
+	 */
+	public InvariantListener reportingTo(ContractChecker checker, String replica) {
+		this.checker = checker;
+		this.replica = replica;
+		return this;
+	}
+
+	/**
+	 * Check this listener as one replica of a group whose other replicas may deliver what
+	 * it does not: no presence checks.
+	 * @return this listener
+	 */
+	public InvariantListener withPeers() {
+		this.peers = true;
+		return this;
+	}
+
+	/**
+	 * Check a listener of an informer with {@code on-change}: a delete with final state
+	 * unknown carries the last cached state (docs/events.md), which updates held back
+	 * moved past the state this listener last saw, so that state is not checked.
+	 * @return this listener
+	 */
+	public InvariantListener filtering() {
+		this.filtering = true;
+		return this;
+	}
+
+	/**
+	 * Run more work on each event, before it is applied: a test's way to stall the
+	 * listener for a while.
+	 * @param work the work
+	 * @return this listener
+	 */
+	public InvariantListener withWork(Runnable work) {
+		this.work = work;
+		return this;
+	}
+
+	/**
+	 * Return the checker this listener records into.
+	 * @return the checker
+	 */
+	public ContractChecker checker() {
+		return this.checker;
+	}
+
 	@EventListener
 	void on(ResourceEvent<?> event) {
 		if (this.informer != null && !this.informer.equals(event.getInformerName())) {
 			return;
 		}
+		Instant called = Instant.now();
 		if (this.maxDelayNanos > 0) {
 			// the listener's work; fabric8 queues later changes meanwhile
 			LockSupport.parkNanos(
 					this.minDelayNanos + (long) (this.random.nextDouble() * (this.maxDelayNanos - this.minDelayNanos)));
 		}
+		this.work.run();
 		apply(event);
+		this.checker.record(this.replica, event, called);
 	}
 
 	private synchronized void apply(ResourceEvent<?> event) {
@@ -122,48 +204,64 @@ public class InvariantListener {
 		this.lastEventNanos = System.nanoTime();
 		String key = event.getNamespace() + "/" + event.getName();
 		String version = event.getResourceVersion();
+		String uid = event.getResource().getMetadata().getUid();
 		List<String> seen = this.history.computeIfAbsent(key, (ignored) -> new ArrayList<>());
 		int violationsBefore = this.violations.size();
-		if (event instanceof ResourceAddedEvent<?>) {
-			if (this.applied.containsKey(key)) {
+		Seen last = this.seen.get(key);
+		String lastUidOfName = (uid != null) ? this.lastUid.put(key, uid) : this.lastUid.get(key);
+		if (event instanceof ResourceAddedEvent<?> added) {
+			if (last != null && !added.isReplay() && !this.peers) {
 				this.violations.add("added again: " + event);
 			}
-			checkOrder(key, event, false);
-			this.applied.put(key, version);
+			checkOrder(key, event, added.isReplay());
+			this.seen.put(key, new Seen(version, uid));
 		}
 		else if (event instanceof ResourceUpdatedEvent<?> updated) {
-			if (!this.applied.containsKey(key)) {
+			if (last == null && !this.peers) {
 				this.violations.add("updated while absent: " + event);
 			}
 			if (updated.isResync()) {
 				this.violations.add("unchanged object delivered: " + event);
 			}
 			String old = updated.getOldResource().getMetadata().getResourceVersion();
-			if (this.applied.containsKey(key) && !Objects.equals(old, this.applied.get(key))) {
+			if (last != null && !Objects.equals(old, last.version())) {
 				this.violations.add("updated from " + old + ", a state this listener did not last see ("
-						+ this.applied.get(key) + "): " + event);
+						+ last.version() + "): " + event);
+			}
+			if (last != null && last.uid() != null && uid != null && !last.uid().equals(uid)) {
+				this.violations.add("updated to uid " + uid + " from uid " + last.uid()
+						+ ": an object created again under this name, delivered as an update: " + event);
 			}
 			checkOrder(key, event, false);
-			this.applied.put(key, version);
+			this.seen.put(key, new Seen(version, uid));
 		}
 		else if (event instanceof ResourceDeletedEvent<?> deleted) {
-			String last = this.applied.remove(key);
+			this.seen.remove(key);
 			if (last == null) {
-				this.violations.add("deleted while absent: " + event);
+				if (!this.peers) {
+					this.violations.add("deleted while absent: " + event);
+				}
 			}
-			else if (deleted.isFinalStateUnknown() && !last.equals(version)) {
+			else if (deleted.isFinalStateUnknown() && !this.filtering && !last.version().equals(version)) {
 				// the last state known is the one listeners saw
 				this.violations.add("deleted (final state unknown) as " + version
-						+ ", a state this listener did not last see (" + last + "): " + event);
+						+ ", a state this listener did not last see (" + last.version() + "): " + event);
 			}
-			else if (deleted.isLeftSelection() && !last.equals(version)) {
+			else if (deleted.isLeftSelection() && !last.version().equals(version)) {
 				// its namespace left the selection: the state listeners saw leaves
 				this.violations.add("left the selection as " + version + ", a state this listener did not last see ("
-						+ last + "): " + event);
+						+ last.version() + "): " + event);
 			}
 			if (deleted.isLeftSelection()) {
 				// it may come back, from its namespace joining again, in any later state
 				this.lastVersion.remove(key);
+			}
+			else if (deleted.isReplay() && lastUidOfName != null && uid != null && !lastUidOfName.equals(uid)) {
+				// a replayed delete (at least once) of an older object under this name,
+				// which another replica published: the replica follows it with a replayed
+				// add of the object it holds, if any; a map by name is left as it was
+				// (docs/reliability.md)
+				this.lastUid.put(key, lastUidOfName);
 			}
 			else if (!deleted.isFinalStateUnknown()) {
 				// a delete may carry the object's last state
@@ -177,6 +275,7 @@ public class InvariantListener {
 					+ ((seen.size() > 10) ? "..., " + seen.subList(seen.size() - 10, seen.size()) : seen) + ")");
 		}
 		seen.add(event.getClass().getSimpleName().replace("Resource", "").replace("Event", "") + " " + version
+				+ (((event instanceof ResourceAddedEvent<?> added) && added.isReplay()) ? " (replay)" : "")
 				+ (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown())
 						? " (final state unknown)" : "")
 				+ (((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isLeftSelection())
@@ -203,7 +302,7 @@ public class InvariantListener {
 	 */
 	public void awaitReplayOf(Supplier<Map<String, String>> serverState, String seed, Duration atMost) {
 		awaitQuiet(serverState, atMost);
-		List<String> differences = differences(applied(), serverState.get());
+		List<String> differences = differences(serverState.get());
 		SoftAssertions softly = new SoftAssertions();
 		softly.assertThat(firstViolations()).as(seed + ": violations of the delivery invariant").isEmpty();
 		softly.assertThat(differences)
@@ -225,14 +324,22 @@ public class InvariantListener {
 			await().atMost(atMost)
 				.pollInterval(Duration.ofMillis(250))
 				.until(() -> hasViolations() ? isIdleFor(Duration.ofSeconds(2))
-						: differences(applied(), serverState.get()).isEmpty());
+						: differences(serverState.get()).isEmpty());
 		}
 		catch (ConditionTimeoutException ex) {
 			// the caller's assertions say what differs
 		}
 	}
 
-	private synchronized List<String> firstViolations() {
+	private List<String> differences(Map<String, String> serverState) {
+		return this.checker.differences(this.checker.serverVersions(serverState), Set.of(), this.replica::equals);
+	}
+
+	/**
+	 * Return the first violations, at most 20, and how many more there are.
+	 * @return the violations
+	 */
+	public synchronized List<String> firstViolations() {
 		if (this.violations.size() <= 20) {
 			return new ArrayList<>(this.violations);
 		}
@@ -249,28 +356,15 @@ public class InvariantListener {
 		return System.nanoTime() - this.lastEventNanos > quiet.toNanos();
 	}
 
-	private static List<String> differences(Map<String, String> view, Map<String, String> server) {
-		Set<String> keys = new TreeSet<>(view.keySet());
-		keys.addAll(server.keySet());
-		List<String> differences = new ArrayList<>();
-		for (String key : keys) {
-			String seen = view.get(key);
-			String actual = server.get(key);
-			if (seen == null) {
-				differences.add(key + ": absent for the listener, " + actual + " on the server (add not delivered)");
-			}
-			else if (actual == null) {
-				differences.add(key + ": " + seen + " for the listener, deleted on the server (delete not delivered)");
-			}
-			else if (!seen.equals(actual)) {
-				differences.add(key + ": " + seen + " for the listener, " + actual + " on the server");
-			}
-		}
-		return differences;
-	}
-
-	public synchronized Map<String, String> applied() {
-		return new HashMap<>(this.applied);
+	/**
+	 * Return this listener's view, folded by its checker: key to resourceVersion.
+	 * @return the view
+	 */
+	public Map<String, String> applied() {
+		Map<String, String> applied = new HashMap<>();
+		this.checker.view(this.replica::equals)
+			.forEach((key, state) -> applied.put(key, Long.toString(state.resourceVersion())));
+		return applied;
 	}
 
 	public synchronized List<String> violations() {
@@ -279,6 +373,13 @@ public class InvariantListener {
 
 	public synchronized int eventCount() {
 		return this.events;
+	}
+
+	/**
+	 * What this listener last saw of an object.
+	 */
+	private record Seen(String version, @Nullable String uid) {
+
 	}
 
 }

@@ -7,10 +7,13 @@ import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.Interceptor;
 
 /**
- * A slow Lease API for one client: while {@link #hold() held}, every request to
- * {@code /leases} waits before it is sent, as behind an API server that throttles or
- * stalls them; every other request goes at once. Add it with
- * {@code KubernetesClientBuilder.withHttpClientBuilderConsumer}.
+ * A slow or refusing Lease API for one client: while {@link #hold() held}, every request
+ * to {@code /leases} waits before it is sent, as behind an API server that throttles or
+ * stalls them; while {@link #refuse() refused}, every such request is sent as an
+ * unprivileged user (impersonated), so the server answers 403 Forbidden, as when the
+ * Lease rights were revoked; every other request goes at once and unchanged. Add it with
+ * {@code KubernetesClientBuilder.withHttpClientBuilderConsumer}; refusing needs a client
+ * allowed to impersonate (the admin).
  */
 public final class LeaseDelay implements Interceptor {
 
@@ -22,6 +25,10 @@ public final class LeaseDelay implements Interceptor {
 	private final AtomicInteger delayed = new AtomicInteger();
 
 	private boolean holding;
+
+	private volatile boolean refusing;
+
+	private final AtomicInteger refused = new AtomicInteger();
 
 	/**
 	 * Hold every Lease request from now on.
@@ -61,10 +68,36 @@ public final class LeaseDelay implements Interceptor {
 		return this.delayed.get();
 	}
 
+	/**
+	 * Have the server refuse every Lease request from now on.
+	 */
+	public void refuse() {
+		this.refusing = true;
+	}
+
+	/**
+	 * Send Lease requests as before {@link #refuse()}.
+	 */
+	public void accept() {
+		this.refusing = false;
+	}
+
+	/**
+	 * Return how many Lease requests were sent to be refused.
+	 * @return the count
+	 */
+	public int refused() {
+		return this.refused.get();
+	}
+
 	@Override
 	public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
 		if (!request.uri().getPath().contains("/leases")) {
 			return;
+		}
+		if (this.refusing) {
+			this.refused.incrementAndGet();
+			builder.setHeader("Impersonate-User", "informer-lease-refused");
 		}
 		synchronized (this.released) {
 			if (this.holding) {

@@ -168,7 +168,7 @@ public final class InformerTestAutoConfiguration {
 			return null;
 		}
 		Set<String> ungranted = Set.copyOf(properties.getRestrictedUngrantedInformers());
-		// the Leases of informer.delivery.mode leader
+		// the Leases of informer.replicas.mode leader
 		// or sharded, as production grants them
 		DeliveryStatusSource source = delivery.getIfAvailable();
 		DeliverySnapshot leases = (source != null) ? source.snapshot() : null;

@@ -147,7 +147,7 @@ class ControlPlaneIT {
 				controlPlane.killApiServers();
 				await("the Pods' watch lost").pollDelay(OUTAGE)
 					.atMost(OUTAGE.plusSeconds(60))
-					.until(() -> !pods.snapshot().connection().open());
+					.until(() -> !pods.snapshot().connection().watching());
 				controlPlane.startApiServers();
 				churn.run(30, PACE, () -> true);
 				churn.awaitSettled(Duration.ofMinutes(3));
@@ -298,10 +298,10 @@ class ControlPlaneIT {
 		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(InformerAutoConfiguration.class))
 			.withBean(KubernetesClient.class, () -> client, (definition) -> definition.setDestroyMethodName(""))
 			.withBean(InvariantListener.class, () -> new InvariantListener().forInformer("pods"))
-			.withPropertyValues("informer.delivery.mode=" + mode, "informer.delivery.group=" + namespace + "-" + mode,
-					"informer.delivery.identity=" + identity, "informer.delivery.lease-namespace=" + namespace,
-					"informer.delivery.lease-duration=10s", "informer.delivery.renew-deadline=7s",
-					"informer.delivery.retry-period=1s", "informer.resources.pods.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=" + mode, "informer.replicas.group=" + namespace + "-" + mode,
+					"informer.replicas.identity=" + identity, "informer.replicas.lease-namespace=" + namespace,
+					"informer.replicas.lease-duration=10s", "informer.replicas.renew-deadline=7s",
+					"informer.replicas.retry-period=1s", "informer.resources.pods.api-version=v1",
 					"informer.resources.pods.kind=Pod", "informer.resources.pods.namespaces=" + namespace,
 					"informer.startup.timeout=2m");
 	}

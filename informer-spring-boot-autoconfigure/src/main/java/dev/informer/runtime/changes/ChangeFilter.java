@@ -17,13 +17,17 @@ import dev.informer.ResourcePath;
  * update is delivered when a declared part differs from the state <em>last delivered</em>
  * for the object, and then carries that state as its old resource, so a run of held-back
  * updates followed by a relevant one reads as one change. Adds and deletes are always
- * delivered.
+ * delivered, and so is an update to an object of another uid (a name deleted and created
+ * again).
  * <p>
- * Keeps one entry per object: a reference to the version last delivered. While the
- * object's updates are held back, that version stays in memory beside the cached one;
- * once a change is delivered they are the same instance again. Called in order from the
- * thread handing events on; entries outlive a relist, whose updates are compared the same
- * way.
+ * Keeps one entry per object: a reference to the version last delivered. Deciding and
+ * recording are apart: the caller records a state only once listeners were handed it
+ * (after the replica gate let it through), so that what the filter remembers is exactly
+ * what listeners saw, whatever a gate kept back, a replay handed over, or a relist finds.
+ * While the object's updates are held back, that version stays in memory beside the
+ * cached one; once a change is delivered they are the same instance again. Called in
+ * order from the thread delivering the watch's events; entries outlive a relist, whose
+ * updates are compared the same way.
  *
  * @param <T> the resource type
  * @since 0.1.0
@@ -60,37 +64,37 @@ public final class ChangeFilter<T extends HasMetadata> {
 	}
 
 	/**
-	 * Record an add handed on.
+	 * Record the state listeners were handed: an add (a replayed one too) or an update.
 	 * @param key the cache key
-	 * @param resource the added object
+	 * @param resource the state delivered
 	 */
-	public void added(String key, T resource) {
+	public void delivered(String key, T resource) {
 		if (isActive()) {
 			this.lastDelivered.put(key, resource);
 		}
 	}
 
 	/**
-	 * Decide an update.
+	 * Decide an update, without recording it (see {@link #delivered}).
 	 * @param key the cache key
 	 * @param oldResource the previous cached state, as fabric8 gives it
 	 * @param newResource the new state
 	 * @return the state to deliver as the old one (the last delivered), or {@code null}
 	 * to hold the update back
 	 */
-	public @Nullable T updated(String key, T oldResource, T newResource) {
+	public @Nullable T compare(String key, T oldResource, T newResource) {
 		if (!isActive()) {
 			return oldResource;
 		}
 		T last = this.lastDelivered.getOrDefault(key, oldResource);
-		if (!changed(last, newResource)) {
-			return null;
-		}
-		this.lastDelivered.put(key, newResource);
-		return last;
+		return changed(last, newResource) ? last : null;
 	}
 
 	private boolean changed(T last, T next) {
+		if (!Objects.equals(uid(last), uid(next))) {
+			// another object under the same name: never held back
+			return true;
+		}
 		if (this.generation && (next.getMetadata() == null || next.getMetadata().getGeneration() == null)) {
 			// a kind that does not bump generation: never hold its updates back
 			return true;
@@ -103,8 +107,12 @@ public final class ChangeFilter<T extends HasMetadata> {
 		return false;
 	}
 
+	private static @Nullable String uid(HasMetadata resource) {
+		return (resource.getMetadata() != null) ? resource.getMetadata().getUid() : null;
+	}
+
 	/**
-	 * Record a delete handed on.
+	 * Record a delete handed to listeners, or one another replica delivers.
 	 * @param key the cache key
 	 */
 	public void deleted(String key) {

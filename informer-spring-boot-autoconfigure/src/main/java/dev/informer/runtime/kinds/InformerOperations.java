@@ -40,8 +40,9 @@ import dev.informer.InformerDefinition;
  * application's HTTP client (connections, authentication, interceptors), adds the
  * {@code Accept} header of the API server's metadata representation to its own requests
  * only, carries a copy of the configuration with watch-list on, and decodes with the
- * informer's serialization. The application's client is never changed, and the derived
- * one is never closed: closing it would close the shared HTTP client.
+ * informer's serialization, and reports what arrives on its watch connections to the
+ * informer's {@link WatchConnection}. The application's client is never changed, and the
+ * derived one is never closed: closing it would close the shared HTTP client.
  * <p>
  * One watch lists and watches that operation in its namespace (or all of them), with the
  * declared selectors, page size and resync period, and, for a sharded replica, its shard
@@ -95,11 +96,17 @@ public final class InformerOperations {
 	 * @param watchList whether the informer gets its initial state from a watch-list
 	 * @return the operation, not yet filtered by namespace or selectors
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	public static <T extends HasMetadata> MixedOperation<T, ?, ?> of(KubernetesClient client,
 			InformerDefinition<T> definition, boolean watchList) {
+		return of(client, definition, watchList, null, UndecodableObjects.NONE);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static <T extends HasMetadata> MixedOperation<T, ?, ?> of(KubernetesClient client,
+			InformerDefinition<T> definition, boolean watchList, @Nullable WatchConnection connection,
+			UndecodableObjects objects) {
 		boolean metadataOnly = definition.getDeclaration().getCache() == CacheMode.METADATA;
-		KubernetesClient derived = derive(client, definition, metadataOnly, watchList);
+		KubernetesClient derived = derive(client, definition, metadataOnly, watchList, connection, objects);
 		if (metadataOnly) {
 			return (MixedOperation) new HasMetadataOperationsImpl<>(derived, context(definition),
 					PartialObjectMetadata.class, MetadataList.class);
@@ -120,12 +127,16 @@ public final class InformerOperations {
 	 * @param watchList whether the informer gets its initial state from a watch-list
 	 * @param shardSelector the shard range this replica lists and watches, or
 	 * {@code null} for every object
+	 * @param connection told of what arrives on the informer's watch connections
+	 * @param objects told about objects that do not decode, which are skipped (not with a
+	 * watch-list, whose initial events a skipped object would end early)
 	 * @return the informer
 	 */
 	public static <T extends HasMetadata> SharedIndexInformer<T> informer(KubernetesClient client,
 			InformerDefinition<T> definition, @Nullable String namespace, boolean watchList,
-			@Nullable String shardSelector) {
-		FilterWatchListDeletable<T, ?, ?> filtered = forWatch(client, definition, namespace, watchList);
+			@Nullable String shardSelector, WatchConnection connection, UndecodableObjects objects) {
+		FilterWatchListDeletable<T, ?, ?> filtered = forWatch(client, definition, namespace, watchList, connection,
+				watchList ? UndecodableObjects.NONE : objects);
 		if (shardSelector != null) {
 			filtered = filtered.withShardSelector(shardSelector);
 		}
@@ -146,16 +157,36 @@ public final class InformerOperations {
 	 */
 	public static boolean servesShardSelectors(KubernetesClient client, InformerDefinition<?> definition,
 			@Nullable String namespace, String shardSelector) {
-		Object list = forWatch(client, definition, namespace, definition.getDeclaration().isWatchList())
+		Object list = forWatch(client, definition, namespace, definition.getDeclaration().isWatchList(), null,
+				UndecodableObjects.NONE)
 			.withShardSelector(shardSelector)
 			.list(new ListOptionsBuilder().withLimit(1L).build());
 		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
 		return metadata != null && metadata.getShardInfo() != null;
 	}
 
+	/**
+	 * Read the API server's current resourceVersion for what one watch watches: a
+	 * consistent list (no resourceVersion given) of at most one object, with the watch's
+	 * selectors, so it needs no permission the watch does not have.
+	 * @param client the application's client
+	 * @param definition what is watched
+	 * @param namespace the watch's namespace, {@code null} for all namespaces or cluster
+	 * scope
+	 * @return the list's resourceVersion, {@code null} if the server gave none
+	 */
+	public static @Nullable String currentResourceVersion(KubernetesClient client, InformerDefinition<?> definition,
+			@Nullable String namespace) {
+		Object list = forWatch(client, definition, namespace, false, null, UndecodableObjects.NONE)
+			.list(new ListOptionsBuilder().withLimit(1L).build());
+		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
+		return (metadata != null) ? metadata.getResourceVersion() : null;
+	}
+
 	private static <T extends HasMetadata> FilterWatchListDeletable<T, ?, ?> forWatch(KubernetesClient client,
-			InformerDefinition<T> definition, @Nullable String namespace, boolean watchList) {
-		MixedOperation<T, ?, ?> operation = of(client, definition, watchList);
+			InformerDefinition<T> definition, @Nullable String namespace, boolean watchList,
+			@Nullable WatchConnection connection, UndecodableObjects objects) {
+		MixedOperation<T, ?, ?> operation = of(client, definition, watchList, connection, objects);
 		FilterWatchListDeletable<T, ?, ?> filtered;
 		if (namespace != null) {
 			filtered = operation.inNamespace(namespace);
@@ -180,7 +211,7 @@ public final class InformerOperations {
 	}
 
 	private static KubernetesClient derive(KubernetesClient client, InformerDefinition<?> definition,
-			boolean metadataOnly, boolean watchList) {
+			boolean metadataOnly, boolean watchList, @Nullable WatchConnection connection, UndecodableObjects objects) {
 		HttpClient httpClient = client.getHttpClient();
 		boolean compressLists = definition.getDeclaration().isCompressLists();
 		if (metadataOnly || compressLists) {
@@ -193,6 +224,9 @@ public final class InformerOperations {
 			}
 			httpClient = builder.build();
 		}
+		if (connection != null) {
+			httpClient = connection.wrap(httpClient);
+		}
 		Config config = client.getConfiguration();
 		if (watchList) {
 			config = new Config(config);
@@ -204,7 +238,7 @@ public final class InformerOperations {
 						definition.getDeclaration().isStripManagedFields())
 				: InformerSerialization.of(definition.getResourceClass(), definition.getDeclaration().getKind(),
 						definition.getDeclaration().isStripManagedFields());
-		return new KubernetesClientImpl(httpClient, config, base::getExecutor, serialization);
+		return new KubernetesClientImpl(httpClient, config, base::getExecutor, serialization.reporting(objects));
 	}
 
 	/**

@@ -1,9 +1,12 @@
 package dev.informer.runtime.kinds;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +14,8 @@ import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListMeta;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
@@ -21,10 +26,16 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.informer.watch.UndecodableObject;
 
 /**
  * fabric8's serialization, as one informer's requests use it, with two savings on what
@@ -41,6 +52,14 @@ import tools.jackson.databind.json.JsonMapper;
  * skipped while decoding instead of being decoded into maps and dropped before caching:
  * they are about half of an object written with server-side apply.</li>
  * </ul>
+ * An informer's own instance ({@link #reporting(UndecodableObjects)}) skips an object
+ * that does not decode into the resource class, in a list and on the watch, and tells the
+ * informer which one and where it fails, never its content: the rest of the list is
+ * delivered and the watch goes on (an object that stopped decoding is handed on as
+ * deleted, one that never decoded only advances the resourceVersion). A list is first
+ * decoded whole, as fabric8 does; only a list that fails in one of its items is decoded
+ * again item by item.
+ * <p>
  * It also inflates the gzip-compressed lists the informer's client asks for
  * ({@code compress-lists}): fabric8 does not. Decoding uses fabric8's own configuration
  * of its mapper (modules, features); the application's client keeps its serialization for
@@ -64,9 +83,20 @@ public final class InformerSerialization extends KubernetesSerialization {
 
 	};
 
+	/** Set while the super constructor configures a mapper that is already configured. */
+	private static final ThreadLocal<ObjectMapper> configured = new ThreadLocal<>();
+
 	private final Class<?> resourceType;
 
 	private final String kind;
+
+	/** The instance whose mapper and readers this one uses: itself unless reporting. */
+	private final InformerSerialization decoding;
+
+	private final UndecodableObjects objects;
+
+	// the objects skipped in the pages of the list being decoded; guarded by itself
+	private final List<UndecodableObject> listSkipped = new ArrayList<>();
 
 	// set while the super constructor configures the mapper: no initializer
 	private @Nullable ObjectMapper mapper;
@@ -98,6 +128,34 @@ public final class InformerSerialization extends KubernetesSerialization {
 		super(mapper(skipManagedFields), true);
 		this.resourceType = resourceType;
 		this.kind = kind;
+		this.decoding = this;
+		this.objects = UndecodableObjects.NONE;
+	}
+
+	private InformerSerialization(InformerSerialization shared, UndecodableObjects objects) {
+		super(alreadyConfigured(shared.mapper), true);
+		this.resourceType = shared.resourceType;
+		this.kind = shared.kind;
+		this.decoding = shared;
+		this.objects = objects;
+	}
+
+	private static ObjectMapper alreadyConfigured(@Nullable ObjectMapper mapper) {
+		if (mapper == null) {
+			throw new IllegalStateException("Serialization not configured");
+		}
+		configured.set(mapper);
+		return mapper;
+	}
+
+	/**
+	 * Return this serialization for one informer, which skips objects that do not decode
+	 * and tells the informer about them. It shares this one's mapper.
+	 * @param objects what to tell
+	 * @return the informer's serialization
+	 */
+	public InformerSerialization reporting(UndecodableObjects objects) {
+		return (objects != UndecodableObjects.NONE) ? new InformerSerialization(this.decoding, objects) : this.decoding;
 	}
 
 	private static ObjectMapper mapper(boolean skipManagedFields) {
@@ -110,9 +168,15 @@ public final class InformerSerialization extends KubernetesSerialization {
 
 	@Override
 	protected ObjectMapper configureMapper(ObjectMapper mapper) {
-		ObjectMapper configured = super.configureMapper(mapper);
-		this.mapper = configured;
-		return configured;
+		if (configured.get() == mapper) {
+			// an informer's instance: the shared mapper, with everything it learnt
+			configured.remove();
+			this.mapper = mapper;
+			return mapper;
+		}
+		ObjectMapper result = super.configureMapper(mapper);
+		this.mapper = result;
+		return result;
 	}
 
 	/**
@@ -122,7 +186,160 @@ public final class InformerSerialization extends KubernetesSerialization {
 	 */
 	@Override
 	public <T> T unmarshal(InputStream is, TypeReference<T> type) {
-		return super.unmarshal(inflated(is), type);
+		// fabric8 reads a response's body into memory before decoding it
+		boolean skipping = this.objects != UndecodableObjects.NONE && is instanceof ByteArrayInputStream;
+		if (!skipping) {
+			return super.unmarshal(inflated(is), type);
+		}
+		is.mark(0);
+		T result;
+		try {
+			result = super.unmarshal(inflated(is), type);
+		}
+		catch (RuntimeException ex) {
+			if (!failedInAnItem(ex)) {
+				throw ex;
+			}
+			result = listSkipping(is, type);
+		}
+		pageDecoded(result);
+		return result;
+	}
+
+	/**
+	 * Whether a list failed to bind one of its items, not to parse: only then can the
+	 * others be delivered.
+	 */
+	private static boolean failedInAnItem(Throwable ex) {
+		for (Throwable current = ex; current != null; current = current.getCause()) {
+			if (current instanceof DatabindException databind) {
+				List<JacksonException.Reference> path = databind.getPath();
+				return path.size() > 2 && "items".equals(path.get(0).getPropertyName());
+			}
+			if (current.getCause() == current) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Decode a list item by item, skipping those that do not bind. Items are bound from
+	 * the stream as fabric8 binds a list's items; after one that does not bind, the rest
+	 * of its tokens are skipped. Only when some did not bind is the list read once more,
+	 * to name them: their trees alone, the other items' tokens skipped.
+	 */
+	@SuppressWarnings("unchecked")
+	private <T> T listSkipping(InputStream body, TypeReference<T> type) {
+		ObjectMapper mapper = this.decoding.mapper;
+		if (mapper == null) {
+			throw new IllegalStateException("Serialization not configured");
+		}
+		ObjectReader resources = this.decoding.resources(mapper);
+		ObjectReader trees = nested(mapper, JsonNode.class);
+		List<HasMetadata> items = new ArrayList<>();
+		Map<Integer, DatabindException> failed = new LinkedHashMap<>();
+		ObjectNode withoutItems = mapper.createObjectNode();
+		try (JsonParser parser = mapper.createParser(reread(body))) {
+			expectObject(parser);
+			String field;
+			while ((field = parser.nextName()) != null) {
+				JsonToken value = parser.nextToken();
+				if ("items".equals(field) && value == JsonToken.START_ARRAY) {
+					int depth = parser.streamReadContext().getNestingDepth();
+					for (int index = 0; parser.nextToken() != JsonToken.END_ARRAY; index++) {
+						try {
+							items.add((HasMetadata) resources.readValue(parser));
+						}
+						catch (DatabindException ex) {
+							failed.put(index, ex);
+							// the rest of the item: back to the array's depth
+							while (parser.streamReadContext().getNestingDepth() > depth) {
+								parser.nextToken();
+							}
+						}
+					}
+					withoutItems.putArray("items");
+				}
+				else {
+					withoutItems.set(field, trees.<JsonNode>readValue(parser));
+				}
+			}
+		}
+		if (!failed.isEmpty()) {
+			named(mapper, trees, reread(body), failed);
+		}
+		T list = mapper.readerFor(mapper.getTypeFactory().constructType(type)).readValue(withoutItems);
+		((KubernetesResourceList<HasMetadata>) list).getItems().addAll(items);
+		return list;
+	}
+
+	/**
+	 * Name the items of a list that did not bind, from their trees.
+	 */
+	private void named(ObjectMapper mapper, ObjectReader trees, InputStream in,
+			Map<Integer, DatabindException> failed) {
+		try (JsonParser parser = mapper.createParser(in)) {
+			expectObject(parser);
+			String field;
+			while ((field = parser.nextName()) != null) {
+				JsonToken value = parser.nextToken();
+				if (!"items".equals(field) || value != JsonToken.START_ARRAY) {
+					parser.skipChildren();
+					continue;
+				}
+				for (int index = 0; parser.nextToken() != JsonToken.END_ARRAY; index++) {
+					DatabindException ex = failed.get(index);
+					if (ex == null) {
+						parser.skipChildren();
+						continue;
+					}
+					UndecodableObject skipped = undecodable(trees.readValue(parser), ex);
+					synchronized (this.listSkipped) {
+						this.listSkipped.add(skipped);
+					}
+				}
+			}
+		}
+	}
+
+	private static void expectObject(JsonParser parser) {
+		if (parser.nextToken() != JsonToken.START_OBJECT) {
+			throw new IllegalStateException("Not a list");
+		}
+	}
+
+	/**
+	 * The body from its start again (fabric8 hands it over in memory).
+	 */
+	private static InputStream reread(InputStream body) {
+		try {
+			body.reset();
+		}
+		catch (IOException ex) {
+			throw KubernetesClientException.launderThrowable(ex);
+		}
+		return inflated(body);
+	}
+
+	/**
+	 * Once the last page of a list is decoded, tell the informer which objects do not
+	 * decode now.
+	 */
+	private void pageDecoded(Object result) {
+		if (!(result instanceof KubernetesResourceList<?> list)) {
+			return;
+		}
+		ListMeta metadata = list.getMetadata();
+		if (metadata != null && metadata.getContinue() != null && !metadata.getContinue().isEmpty()) {
+			return;
+		}
+		List<UndecodableObject> skipped;
+		synchronized (this.listSkipped) {
+			skipped = List.copyOf(this.listSkipped);
+			this.listSkipped.clear();
+		}
+		this.objects.listed(skipped);
 	}
 
 	private static InputStream inflated(InputStream body) {
@@ -157,7 +374,7 @@ public final class InformerSerialization extends KubernetesSerialization {
 	 * @return the event, or {@code null} to let fabric8 read it
 	 */
 	private @Nullable WatchEvent readWatchEvent(String message) {
-		ObjectMapper mapper = this.mapper;
+		ObjectMapper mapper = this.decoding.mapper;
 		if (mapper == null) {
 			return null;
 		}
@@ -174,8 +391,13 @@ public final class InformerSerialization extends KubernetesSerialization {
 					type = parser.getString();
 				}
 				else if ("object".equals(field) && type != null && value == JsonToken.START_OBJECT) {
-					object = "ERROR".equals(type) ? statuses(mapper).readValue(parser)
-							: resources(mapper).readValue(parser);
+					try {
+						object = "ERROR".equals(type) ? this.decoding.statuses(mapper).readValue(parser)
+								: this.decoding.resources(mapper).readValue(parser);
+					}
+					catch (DatabindException ex) {
+						return skipped(mapper, message, type, ex);
+					}
 				}
 				else if ("object".equals(field)) {
 					// an object before its type, or not an object: fabric8's way
@@ -195,6 +417,70 @@ public final class InformerSerialization extends KubernetesSerialization {
 		catch (JacksonException | IllegalArgumentException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Read an event whose object does not decode into what the watch hands on in its
+	 * place: a delete of the object's last decoded state if it is cached, else a bookmark
+	 * of its resourceVersion, so that the watch goes on past it.
+	 * @return the event, or {@code null} to let fabric8 read it (and fail)
+	 */
+	private @Nullable WatchEvent skipped(ObjectMapper mapper, String message, String type, DatabindException ex) {
+		boolean deleted = "DELETED".equals(type);
+		if (this.objects == UndecodableObjects.NONE || !(deleted || "ADDED".equals(type) || "MODIFIED".equals(type))) {
+			return null;
+		}
+		JsonNode object = mapper.readTree(message).path("object");
+		UndecodableObject undecodable = undecodable(object, ex);
+		String resourceVersion = undecodable.resourceVersion();
+		if (!this.kind.equals(undecodable.kind()) || resourceVersion == null) {
+			return null;
+		}
+		if (deleted) {
+			this.objects.deleted(undecodable.key());
+		}
+		else {
+			this.objects.skipped(undecodable);
+		}
+		HasMetadata cached = this.objects.cached(undecodable.key());
+		if (cached != null) {
+			// its last decoded state, at the event's version: the watch's version never
+			// goes back
+			HasMetadata lastDecoded = clone(cached);
+			lastDecoded.getMetadata().setResourceVersion(resourceVersion);
+			this.objects.stoppedDecoding(lastDecoded);
+			return new WatchEvent(lastDecoded, "DELETED");
+		}
+		ObjectNode versionOnly = mapper.createObjectNode();
+		versionOnly.putObject("metadata").put("resourceVersion", resourceVersion);
+		return new WatchEvent(mapper.treeToValue(versionOnly, this.resourceType), "BOOKMARK");
+	}
+
+	/**
+	 * Name an object that does not decode, and where, without its content.
+	 */
+	private UndecodableObject undecodable(JsonNode object, DatabindException ex) {
+		JsonNode metadata = object.path("metadata");
+		StringBuilder path = new StringBuilder();
+		for (JacksonException.Reference reference : ex.getPath()) {
+			if (reference.getPropertyName() != null) {
+				path.append((path.length() > 0) ? "." : "").append(reference.getPropertyName());
+			}
+			else if (reference.getIndex() >= 0) {
+				path.append('[').append(reference.getIndex()).append(']');
+			}
+		}
+		StringBuilder problem = new StringBuilder(ex.getClass().getSimpleName());
+		if (ex instanceof MismatchedInputException mismatch && mismatch.getTargetType() != null) {
+			problem.append(", expected ").append(mismatch.getTargetType().getName());
+		}
+		return new UndecodableObject(text(object.path("kind"), this.kind), text(metadata.path("namespace"), null),
+				String.valueOf(text(metadata.path("name"), "")), text(metadata.path("uid"), null),
+				text(metadata.path("resourceVersion"), null), path.toString(), problem.toString());
+	}
+
+	private static @Nullable String text(JsonNode node, @Nullable String otherwise) {
+		return node.isString() ? node.stringValue() : otherwise;
 	}
 
 	private ObjectReader resources(ObjectMapper mapper) {

@@ -15,6 +15,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.DeclarationRules;
+
 /**
  * Finds fabric8's model class of a kind from the class names the model jars list in
  * {@code META-INF/services/io.fabric8.kubernetes.api.model.KubernetesResource}, the list
@@ -73,6 +75,25 @@ final class ModelClasses {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The kinds of fabric8's model closest to a misspelt kind of an API version, nearest
+	 * first.
+	 * @param apiVersion the API version ({@code v1}, {@code apps/v1})
+	 * @param kind the misspelt kind
+	 * @return the nearest kinds that have a model class of that API version, empty when
+	 * none is close
+	 */
+	List<String> nearestKinds(String apiVersion, String kind) {
+		Set<String> simpleNames = new LinkedHashSet<>();
+		for (Listed candidate : listed()) {
+			simpleNames.add(candidate.name().substring(candidate.name().lastIndexOf('.') + 1));
+		}
+		return DeclarationRules.nearest(kind, simpleNames)
+			.stream()
+			.filter((candidate) -> find(apiVersion, candidate) != null)
+			.toList();
 	}
 
 	private List<Listed> listed() {

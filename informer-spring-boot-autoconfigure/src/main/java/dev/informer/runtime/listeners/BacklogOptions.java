@@ -1,7 +1,7 @@
 package dev.informer.runtime.listeners;
 
 /**
- * How many changes one watch may hold for its listeners ({@code informer.delivery.*}),
+ * How many changes one watch may hold for its listeners ({@code informer.listeners.*}),
  * and what happens beyond that.
  *
  * @param maxBacklog the most changes waiting for listeners per watch, in fabric8's queue

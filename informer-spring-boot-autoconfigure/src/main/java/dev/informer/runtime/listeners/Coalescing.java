@@ -66,7 +66,8 @@ final class Coalescing {
 	private static <T extends HasMetadata> ResourceDeletedEvent<T> deleted(ResourceDeletedEvent<T> deleted,
 			int coalesced) {
 		return new ResourceDeletedEvent<>(deleted.getInformerName(), deleted.getResourceType(), deleted.getResource(),
-				deleted.isFinalStateUnknown(), deleted.isLeftSelection(), coalesced);
+				deleted.isFinalStateUnknown(), deleted.isLeftSelection(), coalesced, deleted.isReplay(),
+				deleted.getObservedResourceVersion());
 	}
 
 	/**

@@ -1,14 +1,19 @@
 package dev.informer.runtime.listeners;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
@@ -35,6 +40,11 @@ import dev.informer.watch.EventType;
  * earlier change still waits is {@link Coalescing folded} into it, or the queue reports
  * the overflow. Only changes queued since the last marker are folded, so no change moves
  * past a marker.
+ * <p>
+ * An executor that rejects the queue's turn (a bounded pool, busy) does not lose it: the
+ * queue keeps its turn and asks again after a capped exponential backoff with jitter
+ * ({@link #FIRST_RETRY} doubling to {@link #MAX_RETRY}), without waiting for another
+ * event, until the executor accepts or the queue closes. Meanwhile new events only queue.
  *
  * @since 0.1.0
  */
@@ -53,6 +63,19 @@ public final class ListenerQueue {
 	 * than threads, each gets its turn.
 	 */
 	static final int BATCH = 256;
+
+	/**
+	 * The wait before asking a rejecting executor again, the first time.
+	 */
+	static final Duration FIRST_RETRY = Duration.ofMillis(10);
+
+	/**
+	 * The longest wait before asking a rejecting executor again.
+	 */
+	static final Duration MAX_RETRY = Duration.ofSeconds(1);
+
+	/** Rejections of this queue's turn since the executor last accepted it. */
+	private final AtomicInteger rejectedInARow = new AtomicInteger();
 
 	private final Executor executor;
 
@@ -222,16 +245,48 @@ public final class ListenerQueue {
 
 	private void schedule() {
 		if (!this.closed && this.draining.compareAndSet(false, true)) {
+			submit();
+		}
+	}
+
+	/**
+	 * Hand the turn to the executor; called holding the turn ({@code draining}). A
+	 * rejected turn stays held, so that events queued meanwhile do not ask the executor
+	 * again, and is asked for again after a backoff.
+	 */
+	private void submit() {
+		if (this.closed) {
+			this.draining.set(false);
+			return;
+		}
+		try {
+			this.executor.execute(this::drain);
+			this.rejectedInARow.set(0);
+		}
+		catch (RejectedExecutionException ex) {
+			this.observer.rejected();
+			Duration delay = retryDelay(this.rejectedInARow.getAndIncrement());
 			try {
-				this.executor.execute(this::drain);
+				this.observer.retryLater(this::submit, delay);
 			}
-			catch (RejectedExecutionException ex) {
+			catch (RejectedExecutionException stopping) {
+				// nothing left to retry on: the watch is stopping
 				this.draining.set(false);
-				if (!this.closed) {
-					throw ex;
-				}
 			}
 		}
+	}
+
+	/**
+	 * Return the wait before the next attempt: doubling from {@link #FIRST_RETRY}, capped
+	 * at {@link #MAX_RETRY}, half of it random so that many rejected queues do not ask
+	 * again at the same moment.
+	 * @param attempt the rejections in a row before, from 0
+	 * @return the wait
+	 */
+	static Duration retryDelay(int attempt) {
+		long cap = MAX_RETRY.toMillis();
+		long millis = Math.min(cap, FIRST_RETRY.toMillis() << Math.min(attempt, 20));
+		return Duration.ofMillis(millis / 2 + ThreadLocalRandom.current().nextLong(millis / 2 + 1));
 	}
 
 	private void drain() {
@@ -298,6 +353,23 @@ public final class ListenerQueue {
 		 * @param backlog the backlog
 		 */
 		default void overflowed(long backlog) {
+		}
+
+		/**
+		 * Hear that the executor rejected the queue's turn, which is retried.
+		 */
+		default void rejected() {
+		}
+
+		/**
+		 * Run the retry of a rejected turn after a delay, on a thread that is not the
+		 * listeners'.
+		 * @param retry the retry
+		 * @param delay the delay
+		 * @throws RejectedExecutionException when the watch is stopping
+		 */
+		default void retryLater(Runnable retry, Duration delay) {
+			CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS).execute(retry);
 		}
 
 	}

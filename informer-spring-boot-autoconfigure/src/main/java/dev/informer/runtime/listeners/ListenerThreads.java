@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The threads listeners run on ({@code informer.delivery.max-threads}): at most a fixed
+ * The threads listeners run on ({@code informer.listeners.max-threads}): at most a fixed
  * number at once, none while idle. Each watch's {@link ListenerQueue} uses one of them at
  * a time, so events of one namespace stay in order however many namespaces wait; a queue
  * with a long backlog hands its thread on now and then, so that others are not starved.

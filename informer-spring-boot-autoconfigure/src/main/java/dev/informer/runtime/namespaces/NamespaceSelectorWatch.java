@@ -88,11 +88,6 @@ public final class NamespaceSelectorWatch {
 		this.status.contents(new WatchContents() {
 
 			@Override
-			public boolean isOpen() {
-				return NamespaceSelectorWatch.this.current.informer.isWatching();
-			}
-
-			@Override
 			public int cacheSize() {
 				return NamespaceSelectorWatch.this.current.informer.getStore().list().size();
 			}

@@ -7,7 +7,9 @@ import org.springframework.util.backoff.BackOffExecution;
 /**
  * The backoff between the replacements of one watch ({@link RecoveryOptions#backOff()}):
  * each replacement waits longer than the one before, until the watch is healthy again or
- * the backoff is exhausted, when it starts over. Not thread-safe: guarded by its watch.
+ * the backoff is exhausted, when it starts over. {@link #nextDelay()} is guarded by its
+ * watch; {@link #reset()} is one volatile write, safe from the thread that samples the
+ * watch without taking the watch's lock.
  *
  * @since 0.1.0
  */
@@ -15,7 +17,7 @@ public final class ReplacementBackOff {
 
 	private final RecoveryOptions options;
 
-	private @Nullable BackOffExecution execution;
+	private volatile @Nullable BackOffExecution execution;
 
 	/**
 	 * Create the backoff of a watch.

@@ -37,7 +37,7 @@ import dev.informer.watch.KubernetesErrors;
 
 /**
  * Shares the delivery of resource events among the replicas of an application, on
- * Kubernetes Leases ({@code informer.delivery.*}): {@link LeaderDelivery} for the
+ * Kubernetes Leases ({@code informer.replicas.*}): {@link LeaderDelivery} for the
  * informers in {@link DeliveryMode#LEADER} mode, {@link ShardedDelivery} for those in
  * {@link DeliveryMode#SHARDED} mode. Owns their thread, publishes role changes and
  * assembles the status.
@@ -74,6 +74,8 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 
 	private final @Nullable ShardedDelivery sharded;
 
+	private final DeliveryRecords records;
+
 	private volatile boolean running;
 
 	private @Nullable ScheduledExecutorService scheduler;
@@ -96,6 +98,8 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 		this.publisher = publisher;
 		this.options = options;
 		this.clock = clock;
+		this.records = new DeliveryRecords(DeliveryRecords.DEFAULT_TOMBSTONE_RETENTION,
+				DeliveryRecords.DEFAULT_MAX_TOMBSTONES, DeliveryRecords.DEFAULT_MAX_MISSED_CHANGES, clock);
 		List<ReplicatedInformer> leaderInformers = new ArrayList<>();
 		List<ReplicatedInformer> shardedInformers = new ArrayList<>();
 		for (ReplicatedInformer informer : informers) {
@@ -107,9 +111,9 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 			}
 		}
 		this.leader = leaderInformers.isEmpty() ? null
-				: new LeaderDelivery(client, options, clock, leaderInformers, this::roleChanged);
+				: new LeaderDelivery(client, options, clock, leaderInformers, this.records, this::roleChanged);
 		this.sharded = shardedInformers.isEmpty() ? null
-				: new ShardedDelivery(client, options, clock, shardedInformers, this::roleChanged);
+				: new ShardedDelivery(client, options, clock, shardedInformers, this.records, this::roleChanged);
 	}
 
 	/**
@@ -191,7 +195,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 			return new InformerStartupException(
 					"Delivery group '" + this.options.group() + "': cannot create its Lease in namespace '" + namespace
 							+ "': the namespace does not exist",
-					"Set informer.delivery.lease-namespace to an existing namespace (by default the pod's own), "
+					"Set informer.replicas.lease-namespace to an existing namespace (by default the pod's own), "
 							+ "or create namespace '" + namespace + "'",
 					refused.getCause());
 		}
@@ -200,7 +204,7 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 		}
 		List<String> verbs = (this.sharded == null) ? RbacRules.LEADER_LEASE_VERBS : RbacRules.SHARDED_LEASE_VERBS;
 		return new InformerStartupException(
-				"Delivery group '" + this.options.group() + "' (informer.delivery.mode): this replica may not "
+				"Delivery group '" + this.options.group() + "' (informer.replicas.mode): this replica may not "
 						+ refused.verb() + " Leases in namespace '" + namespace + "' (HTTP 403)",
 				"Grant it a Role in namespace '" + namespace + "' with this rule (RbacRules prints the whole "
 						+ "manifest):\n" + new RbacRules.Rule("coordination.k8s.io", List.of("leases"), verbs).toYaml(),
@@ -301,6 +305,26 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 	}
 
 	@Override
+	public long tombstones() {
+		return this.records.tombstones();
+	}
+
+	@Override
+	public long tombstonesDropped() {
+		return this.records.tombstonesDropped();
+	}
+
+	@Override
+	public long missedChanges() {
+		return this.records.missedChanges();
+	}
+
+	@Override
+	public long missedOverflows() {
+		return this.records.missedOverflows();
+	}
+
+	@Override
 	public DeliverySnapshot snapshot() {
 		Map<String, DeliveryMode> modes = new LinkedHashMap<>();
 		this.names.forEach((name) -> modes.put(name, this.options.modeOf(name)));
@@ -308,7 +332,22 @@ public class DeliveryCoordinator implements SmartLifecycle, DeliveryStatusSource
 		ShardedDelivery sharded = this.sharded;
 		return new DeliverySnapshot(this.options.group(), this.options.identity(), this.options.leaseNamespace(), modes,
 				(leader != null) ? leader.snapshot() : null, (sharded != null) ? sharded.snapshot() : null,
-				this.clock.instant());
+				this.clock.instant(), staleness());
+	}
+
+	/**
+	 * Return the staleness of the delivery that stepped down or has stale watches, the
+	 * leader's first: both judge the same watches' kind of signals.
+	 */
+	private DeliverySnapshot.Staleness staleness() {
+		DeliverySnapshot.Staleness found = DeliverySnapshot.Staleness.NONE;
+		for (ReplicaDelivery delivery : deliveries()) {
+			DeliverySnapshot.Staleness staleness = delivery.staleness();
+			if (found == DeliverySnapshot.Staleness.NONE || staleness.steppedDown()) {
+				found = staleness;
+			}
+		}
+		return found;
 	}
 
 }

@@ -3,7 +3,7 @@ package dev.informer.runtime.replicas;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * Which resource events this replica publishes ({@code informer.delivery.mode}); asked on
+ * Which resource events this replica publishes ({@code informer.replicas.mode}); asked on
  * the delivery thread before each listener an event goes to.
  *
  * @since 0.1.0

@@ -8,7 +8,7 @@ import dev.informer.DeliveryMode;
 
 /**
  * How the replicas of an application share the delivery of resource events
- * ({@code informer.delivery.*}).
+ * ({@code informer.replicas.*}).
  *
  * @param mode the mode of informers that do not set their own
  * @param modes the informers that set their own mode
@@ -22,11 +22,29 @@ import dev.informer.DeliveryMode;
  * @param retryPeriod how often Leases are renewed, tried and read
  * @param serverSharding whether to use the API server's shard selectors when it serves
  * them
+ * @param staleAfter how long nothing may arrive on an open watch before it counts as
+ * behind ({@code informer.health.stale-after})
+ * @param stepDownStaleAfter how long a watch of a {@code leader} informer may be behind
+ * before this replica gives up the group's Lease until its watches are current again
  * @since 0.1.0
  */
 public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes, String group, String identity,
 		String leaseNamespace, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
-		boolean serverSharding) {
+		boolean serverSharding, Duration staleAfter, Duration stepDownStaleAfter) {
+
+	/**
+	 * The default of {@code informer.replicas.step-down-stale-after}: 2 minutes, longer
+	 * than {@code informer.reliability.restart-silent-watch-after} (75 s) plus a
+	 * reconnect, so that a silent watch is restarted first, and as long as
+	 * {@code informer.reliability.replace-stalled-after}.
+	 */
+	public static final Duration DEFAULT_STEP_DOWN_STALE_AFTER = Duration.ofMinutes(2);
+
+	/**
+	 * The default of {@code informer.health.stale-after}, as the staleness of watches
+	 * judges it.
+	 */
+	static final Duration DEFAULT_STALE_AFTER = Duration.ofSeconds(65);
 
 	/**
 	 * The label that marks the Leases of a sharded group's members.
@@ -38,6 +56,26 @@ public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes
 	 */
 	public DeliveryOptions {
 		modes = Map.copyOf(modes);
+	}
+
+	/**
+	 * Create options that judge stale watches by the default bounds.
+	 * @param mode the mode of informers that do not set their own
+	 * @param modes the informers that set their own mode
+	 * @param group the group the replicas form
+	 * @param identity this replica's identity in the Leases
+	 * @param leaseNamespace the namespace of the Leases
+	 * @param leaseDuration how long a Lease lasts without renewal
+	 * @param renewDeadline how long a holder keeps trying to renew before it stops
+	 * publishing
+	 * @param retryPeriod how often Leases are renewed, tried and read
+	 * @param serverSharding whether to use the API server's shard selectors
+	 */
+	public DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes, String group, String identity,
+			String leaseNamespace, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
+			boolean serverSharding) {
+		this(mode, modes, group, identity, leaseNamespace, leaseDuration, renewDeadline, retryPeriod, serverSharding,
+				DEFAULT_STALE_AFTER, DEFAULT_STEP_DOWN_STALE_AFTER);
 	}
 
 	/**

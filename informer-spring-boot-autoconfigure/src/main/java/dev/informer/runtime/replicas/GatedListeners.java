@@ -1,13 +1,15 @@
 package dev.informer.runtime.replicas;
 
+import java.util.HashSet;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.event.ResourceAddedEvent;
@@ -20,10 +22,12 @@ import dev.informer.watch.EventType;
 /**
  * The gate stage of one watch: before each listener an event goes to, the
  * {@link DeliveryGate} says whether this replica publishes it now
- * ({@code informer.delivery.mode}), so that no listener is called once the Lease lapsed.
+ * ({@code informer.replicas.mode}), so that no listener is called once the Lease lapsed.
  * What the gate keeps back while this replica owes it is remembered
  * ({@link MissedChanges}) and replayed once the gate publishes again; a relist is seeded
- * with what listeners really saw.
+ * with what listeners really saw. The deletes it drops, whoever was to publish them, are
+ * kept as {@link Tombstones}: the replay of a replica that takes their objects over
+ * delivers them first.
  * <p>
  * Runs on the watch's {@link ListenerQueue}; lives as long as that queue (one start of
  * the watch).
@@ -41,12 +45,17 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	private final Listeners<T> listeners;
 
-	private final MissedChanges<T> missed = new MissedChanges<>();
+	private final MissedChanges<T> missed;
+
+	private final Tombstones<T> tombstones;
 
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
 
 	private volatile boolean closed;
+
+	/** The watch left the namespace selection: only its tombstones are replayed. */
+	private volatile boolean left;
 
 	/** Whether the next listener gets an event that every replica publishes. */
 	private final BooleanSupplier open = () -> !this.closed;
@@ -58,13 +67,16 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * @param cache the watch's cached objects by key, as they are now, {@code null}
 	 * before its first fabric8 informer
 	 * @param listeners where what passes the gate goes
+	 * @param records the bounds of what the gate remembers, and its meters
 	 */
 	public GatedListeners(ListenerQueue queue, Supplier<DeliveryGate> gate, Supplier<@Nullable Map<String, T>> cache,
-			Listeners<T> listeners) {
+			Listeners<T> listeners, DeliveryRecords records) {
 		this.queue = queue;
 		this.gate = gate;
 		this.cache = cache;
 		this.listeners = listeners;
+		this.missed = new MissedChanges<>(records);
+		this.tombstones = new Tombstones<>(records);
 	}
 
 	/**
@@ -81,8 +93,9 @@ public final class GatedListeners<T extends HasMetadata> {
 		DeliveryGate gate = this.gate.get();
 		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
 		if (verdict != DeliveryGate.Verdict.PUBLISH) {
-			if (verdict == DeliveryGate.Verdict.LAPSED) {
-				this.missed.missed(event);
+			kept(verdict, event);
+			if (verdict == DeliveryGate.Verdict.NOT_OURS) {
+				this.listeners.notOurs(type, event);
 			}
 			return;
 		}
@@ -103,18 +116,39 @@ public final class GatedListeners<T extends HasMetadata> {
 			return false;
 		}
 		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
-		if (verdict == DeliveryGate.Verdict.LAPSED) {
-			this.missed.missed(event);
+		if (verdict != DeliveryGate.Verdict.PUBLISH) {
+			kept(verdict, event);
 		}
 		return verdict == DeliveryGate.Verdict.PUBLISH;
 	}
 
 	/**
-	 * Publish, in order with the events queued now, each cached object that
-	 * {@code gained} selects as a replayed add, a delete with final state unknown for
-	 * each object deleted while this replica owed its changes, then a
-	 * {@link ResourcesReplayedEvent}. Objects this replica does not publish by then are
-	 * left out.
+	 * Remember what the gate kept from listeners: a delete as a tombstone, whoever was to
+	 * publish it (unless listeners never saw the object); an add or update only while
+	 * this replica owes it.
+	 */
+	private void kept(DeliveryGate.Verdict verdict, ResourceEvent<T> event) {
+		boolean owed = verdict == DeliveryGate.Verdict.LAPSED;
+		if (event instanceof ResourceDeletedEvent<T> deleted) {
+			if (!owed || !this.missed.neverSeen(Cache.metaNamespaceKeyFunc(deleted.getResource()))) {
+				this.tombstones.dropped(deleted.getResource(), deleted.getObservedResourceVersion(), owed,
+						deleted.isLeftSelection());
+			}
+		}
+		else if (owed) {
+			this.missed.missed(event);
+		}
+	}
+
+	/**
+	 * Publish, in order with the events queued now, a replayed delete for each tombstone
+	 * of an object that {@code gained} selects (and of each delete this replica owed),
+	 * then each cached object that {@code gained} selects as a replayed add, then a
+	 * {@link ResourcesReplayedEvent}. The deletes come first, so that a delete of an old
+	 * uid never removes an object created again under its name; a name that has a
+	 * replayed delete has its cached object replayed too, even one listeners already got
+	 * (this replica published the new uid before it took the old one over). Objects this
+	 * replica does not publish by then are left out.
 	 * @param gained the objects this replica took over
 	 * @param reason why, as the replayed event says
 	 */
@@ -125,28 +159,35 @@ public final class GatedListeners<T extends HasMetadata> {
 		this.replayQueued.set(true);
 		this.queue.marker(() -> {
 			this.replayQueued.set(false);
-			Map<String, T> cached = this.cache.get();
+			Map<String, T> cached = this.left ? Map.of() : this.cache.get();
 			if (this.closed || cached == null) {
 				return;
 			}
 			// what this replica owed is replayed whole: every object it publishes
-			boolean owed = this.missed.isOwed();
-			Map<String, Optional<T>> missed = this.missed.take();
+			boolean owed = this.missed.isOwed() || this.tombstones.isOwed();
+			this.missed.take();
 			DeliveryGate gate = this.gate.get();
+			Set<String> deletedKeys = new HashSet<>();
+			for (Tombstones.Tombstone<T> deleted : this.tombstones
+				.take((resource) -> gained.test(resource) && gate.publishes(resource))) {
+				deliver(EventType.DELETED,
+						new ResourceDeletedEvent<>(this.listeners.informerName(), this.listeners.resourceType(),
+								deleted.resource(), false, deleted.leftSelection(), 0, true,
+								deleted.observedResourceVersion()));
+				deletedKeys.add(Cache.metaNamespaceKeyFunc(deleted.resource()));
+			}
 			int count = 0;
-			for (T resource : cached.values()) {
-				if ((owed || gained.test(resource)) && gate.publishes(resource)) {
+			for (Map.Entry<String, T> entry : cached.entrySet()) {
+				T resource = entry.getValue();
+				// a delete of an old uid is followed by the object now under its name,
+				// even one this replica published before: a map by name keeps it
+				if ((owed || gained.test(resource) || deletedKeys.contains(entry.getKey()))
+						&& gate.publishes(resource)) {
 					deliver(EventType.ADDED, new ResourceAddedEvent<>(this.listeners.informerName(),
 							this.listeners.resourceType(), resource, true));
 					count++;
 				}
 			}
-			missed.forEach((key, lastSeen) -> {
-				if (lastSeen.isPresent() && !cached.containsKey(key)) {
-					deliver(EventType.DELETED, new ResourceDeletedEvent<>(this.listeners.informerName(),
-							this.listeners.resourceType(), lastSeen.get(), true));
-				}
-			});
 			replayed(count, reason);
 		});
 	}
@@ -158,7 +199,7 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * @param reason why, as the replayed event says
 	 */
 	public void replayIfOwed(String reason) {
-		if (this.missed.isOwed() && !this.replayQueued.get()) {
+		if ((this.missed.isOwed() || this.tombstones.isOwed()) && !this.replayQueued.get()) {
 			replay((resource) -> true, reason);
 		}
 	}
@@ -174,6 +215,17 @@ public final class GatedListeners<T extends HasMetadata> {
 		else {
 			this.queue.marker(publish);
 		}
+	}
+
+	/**
+	 * Return whether another replica publishes the events of an object now
+	 * ({@link DeliveryGate.Verdict#NOT_OURS}): with the API server's shard selectors, a
+	 * list for this replica's range does not hold it.
+	 * @param resource the object
+	 * @return whether another replica publishes it
+	 */
+	public boolean belongsToAnother(T resource) {
+		return this.gate.get().verdict(resource) == DeliveryGate.Verdict.NOT_OURS;
 	}
 
 	/**
@@ -194,11 +246,40 @@ public final class GatedListeners<T extends HasMetadata> {
 	}
 
 	/**
+	 * The watch left the namespace selection and its objects left this replica's cache:
+	 * from now on a replay delivers the tombstones only (the deletes the gate kept back,
+	 * those flagged as having left the selection among them), and no object as an add.
+	 */
+	public void leftSelection() {
+		this.left = true;
+		this.missed.clear();
+	}
+
+	/**
+	 * Return whether the gate keeps deletes that a replay is still to deliver.
+	 * @return whether a tombstone is kept
+	 */
+	public boolean keepsDeletes() {
+		return !this.tombstones.isEmpty();
+	}
+
+	/**
+	 * Hand the deletes the gate kept back to the gate of the next watch of the same
+	 * objects (a namespace that joined the selection again), whose replay delivers them
+	 * before its replayed adds. Call before that watch delivers anything.
+	 * @param next the gate of the next watch
+	 */
+	public void handDeletesTo(GatedListeners<T> next) {
+		this.tombstones.moveTo(next.tombstones);
+	}
+
+	/**
 	 * Deliver nothing more and forget what the gate kept back: the watch stopped.
 	 */
 	public void close() {
 		this.closed = true;
 		this.missed.clear();
+		this.tombstones.clear();
 	}
 
 	/**
@@ -227,6 +308,15 @@ public final class GatedListeners<T extends HasMetadata> {
 		 * @param proceed whether the next listener gets it
 		 */
 		void deliver(EventType type, ResourceEvent<T> event, BooleanSupplier proceed);
+
+		/**
+		 * Hear of an event no listener of this replica gets, because another replica
+		 * publishes it ({@link DeliveryGate.Verdict#NOT_OURS}).
+		 * @param type the type of change, as counted
+		 * @param event the event
+		 */
+		default void notOurs(EventType type, ResourceEvent<T> event) {
+		}
 
 		/**
 		 * Publish the end of a replay.

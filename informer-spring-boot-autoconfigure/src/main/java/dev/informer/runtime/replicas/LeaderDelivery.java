@@ -2,13 +2,17 @@ package dev.informer.runtime.replicas;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -16,12 +20,15 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
 import dev.informer.watch.DeliverySnapshot;
+import dev.informer.watch.KubernetesErrors;
 
 /**
  * {@link DeliveryMode#LEADER}: the replicas compete for the group's Lease; only the
  * holder publishes, while its Lease counts as held. A replica that becomes leader first
  * replays its caches; a leader whose renewals lapsed and that no other replica replaced
- * keeps what it could not publish and replays once its Lease counts as held again.
+ * keeps what it could not publish and replays once its Lease counts as held again. A
+ * replica whose watches are stale gives the Lease up, or stops competing for it, until
+ * they are current again ({@link StepDowns}).
  */
 final class LeaderDelivery implements ReplicaDelivery {
 
@@ -37,19 +44,34 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	private final RoleListener roles;
 
+	private final DeliveryRecords records;
+
 	private final AtomicLong handovers = new AtomicLong();
 
 	private volatile @Nullable LeaseElection election;
 
 	private volatile DeliveryRole role = DeliveryRole.STANDBY;
 
+	private final StepDowns stepDowns;
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	// what this replica saw of the Lease while standing aside; coordinator thread
+	private volatile @Nullable String observedHolder;
+
+	private @Nullable String observedRecord;
+
+	private @Nullable Instant otherRenewalSeenAt;
+
 	LeaderDelivery(KubernetesClient client, DeliveryOptions options, Clock clock, List<ReplicatedInformer> informers,
-			RoleListener roles) {
+			DeliveryRecords records, RoleListener roles) {
 		this.client = client;
 		this.options = options;
 		this.clock = clock;
 		this.informers = List.copyOf(informers);
 		this.roles = roles;
+		this.records = records;
+		this.stepDowns = new StepDowns(options, clock, informers, this::anotherHolderRenews);
 	}
 
 	@Override
@@ -59,19 +81,56 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	@Override
 	public void start(ScheduledExecutorService scheduler, FirstRound firstRound) {
-		LeaseElection election = new LeaseElection(this.client,
+		this.scheduler = scheduler;
+		LeaseElection election = newElection(scheduler);
+		this.election = election;
+		for (ReplicatedInformer informer : this.informers) {
+			informer.deliverThrough(this::verdict, () -> null, this.records);
+		}
+		// the first leader publishes its initial list live rather than as a replay
+		firstRound.await(election.start());
+		evaluate();
+	}
+
+	private LeaseElection newElection(ScheduledExecutorService scheduler) {
+		return new LeaseElection(this.client,
 				new ObjectMetaBuilder().withName(this.options.leaderLeaseName())
 					.withNamespace(this.options.leaseNamespace())
 					.build(),
 				this.options, this.clock, scheduler, LeaseElection.OnStop.RELEASE,
 				(changed) -> DeliveryCoordinator.runOn(scheduler, this::evaluate));
-		this.election = election;
-		for (ReplicatedInformer informer : this.informers) {
-			informer.deliverThrough(this::verdict, () -> null);
+	}
+
+	/**
+	 * Read the group's Lease, while this replica stands aside and has no election of its
+	 * own to tell it, and return whether another holder renewed it within the lease
+	 * duration (judged by when this replica saw its record change, as elections judge
+	 * it). A Lease that cannot be read tells nothing.
+	 */
+	private boolean anotherHolderRenews() {
+		Instant now = this.clock.instant();
+		try {
+			Lease lease = this.client.leases()
+				.inNamespace(this.options.leaseNamespace())
+				.withName(this.options.leaderLeaseName())
+				.get();
+			LeaseSpec spec = (lease != null) ? lease.getSpec() : null;
+			String holder = (spec != null) ? spec.getHolderIdentity() : null;
+			this.observedHolder = (holder == null || holder.isEmpty()) ? null : holder;
+			if (spec != null && holder != null && !holder.isEmpty() && !holder.equals(this.options.identity())) {
+				String record = holder + "@" + spec.getRenewTime();
+				if (!record.equals(this.observedRecord)) {
+					this.observedRecord = record;
+					this.otherRenewalSeenAt = now;
+				}
+			}
 		}
-		// the first leader publishes its initial list live rather than as a replay
-		firstRound.await(election.start());
-		evaluate();
+		catch (KubernetesClientException ex) {
+			logger.debug("Delivery group '" + this.options.group() + "': cannot read its Lease ("
+					+ KubernetesErrors.describe(ex) + ")");
+		}
+		Instant seen = this.otherRenewalSeenAt;
+		return seen != null && Duration.between(seen, now).compareTo(this.options.leaseDuration()) <= 0;
 	}
 
 	@Override
@@ -92,7 +151,26 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	@Override
 	public void tick() {
+		LeaseElection election = this.election;
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (election != null && scheduler != null) {
+			switch (this.stepDowns.judge(election.isHeld())) {
+				case STEP_DOWN -> election.stop(DeliveryCoordinator.GIVE_UP_BOUND);
+				case COMPETE -> {
+					LeaseElection next = newElection(scheduler);
+					this.election = next;
+					next.start();
+				}
+				case STAY -> {
+				}
+			}
+		}
 		evaluate();
+	}
+
+	@Override
+	public DeliverySnapshot.Staleness staleness() {
+		return this.stepDowns.snapshot();
 	}
 
 	private synchronized void evaluate() {
@@ -119,7 +197,7 @@ final class LeaderDelivery implements ReplicaDelivery {
 		else {
 			logger.warn("Delivery group '" + this.options.group() + "': " + this.options.identity()
 					+ " is no longer leader (Lease " + this.options.leaseNamespace() + "/"
-					+ this.options.leaderLeaseName() + " held by " + election.holder() + "); stopped publishing");
+					+ this.options.leaderLeaseName() + " held by " + holder() + "); stopped publishing");
 		}
 		this.roles.changed(DeliveryMode.LEADER, previous, next);
 	}
@@ -128,6 +206,7 @@ final class LeaderDelivery implements ReplicaDelivery {
 	public void stop(Duration bound) {
 		LeaseElection election = this.election;
 		this.election = null;
+		this.scheduler = null;
 		this.role = DeliveryRole.STANDBY;
 		if (election != null) {
 			election.stop(bound);
@@ -136,6 +215,9 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	@Nullable String holder() {
 		LeaseElection election = this.election;
+		if (this.stepDowns.isSteppedDown()) {
+			return this.observedHolder;
+		}
 		return (election != null) ? election.holder() : null;
 	}
 
@@ -143,9 +225,9 @@ final class LeaderDelivery implements ReplicaDelivery {
 		LeaseElection election = this.election;
 		boolean held = election != null && election.isHeld();
 		return new DeliverySnapshot.Leadership(held ? DeliveryRole.LEADER : DeliveryRole.STANDBY,
-				this.options.leaderLeaseName(), (election != null) ? election.holder() : null,
-				(election != null) ? election.lastRenewal() : null, (election != null) ? election.lastContact() : null,
-				this.handovers.get(), (election != null) ? election.refusal() : null);
+				this.options.leaderLeaseName(), holder(), (election != null) ? election.lastRenewal() : null,
+				(election != null) ? election.lastContact() : null, this.handovers.get(),
+				(election != null) ? election.refusal() : null);
 	}
 
 }

@@ -141,9 +141,9 @@ final class LeaseRequestFailures {
 				"Delivery group '" + group + "': the API server refuses to " + refused.verb() + " Lease "
 						+ refused.lease() + " (HTTP " + refused.code() + " " + KubernetesErrors.reason(cause) + "): "
 						+ KubernetesErrors.serverMessage(cause),
-				"Retrying cannot fix this. The Lease is made of informer.delivery.group (its name, and the label "
-						+ DeliveryOptions.GROUP_LABEL + " of a sharded member's Lease), informer.delivery.identity "
-						+ "(its holder, and part of a member's name) and informer.delivery.lease-duration (in whole "
+				"Retrying cannot fix this. The Lease is made of informer.replicas.group (its name, and the label "
+						+ DeliveryOptions.GROUP_LABEL + " of a sharded member's Lease), informer.replicas.identity "
+						+ "(its holder, and part of a member's name) and informer.replicas.lease-duration (in whole "
 						+ "seconds): correct the value the message names, or the admission policy (webhook or "
 						+ "ValidatingAdmissionPolicy) that refuses the Lease",
 				cause);

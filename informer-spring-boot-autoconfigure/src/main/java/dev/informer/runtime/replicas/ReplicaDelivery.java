@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
+import dev.informer.watch.DeliverySnapshot;
 
 /**
  * One way of sharing delivery among replicas, {@link LeaderDelivery} or
@@ -59,6 +60,15 @@ interface ReplicaDelivery {
 				.count();
 		}
 		return owned;
+	}
+
+	/**
+	 * Return whether this replica's watches are current enough for it to publish, and
+	 * whether it stepped down because they were not.
+	 * @return the staleness
+	 */
+	default DeliverySnapshot.Staleness staleness() {
+		return DeliverySnapshot.Staleness.NONE;
 	}
 
 	/**

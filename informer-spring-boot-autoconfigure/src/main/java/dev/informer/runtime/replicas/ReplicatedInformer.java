@@ -1,5 +1,6 @@
 package dev.informer.runtime.replicas;
 
+import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import org.jspecify.annotations.Nullable;
 
 import dev.informer.ResourceCache;
+import dev.informer.watch.Watch;
 
 /**
  * What sharing delivery among replicas needs of an informer: its cache, a gate before its
@@ -25,6 +27,15 @@ public interface ReplicatedInformer {
 	String getName();
 
 	/**
+	 * Return the informer's watches, whose snapshots tell whether this replica's caches
+	 * are current enough for it to publish for the group.
+	 * @return the watches, one per namespace or one for all
+	 */
+	default List<Watch> getWatches() {
+		return List.of();
+	}
+
+	/**
 	 * Return the informer's cache.
 	 * @return the cache
 	 */
@@ -36,7 +47,19 @@ public interface ReplicatedInformer {
 	 * @param gate which objects this replica publishes
 	 * @param shardSelector the API server shard selector, or {@code null} for all objects
 	 */
-	void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector);
+	default void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector) {
+		deliverThrough(gate, shardSelector, DeliveryRecords.defaults());
+	}
+
+	/**
+	 * Publish through {@code gate} from now on, and list and watch with the shard
+	 * selector {@code shardSelector} gives when a watch (re)starts; what the gates keep
+	 * back for later is bounded and counted by {@code records}.
+	 * @param gate which objects this replica publishes
+	 * @param shardSelector the API server shard selector, or {@code null} for all objects
+	 * @param records the bounds and meters of what the gates keep for later delivery
+	 */
+	void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector, DeliveryRecords records);
 
 	/**
 	 * Replay the cached objects {@code gained} selects, in order with each watch's

@@ -2,6 +2,7 @@ package dev.informer.runtime.replicas;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,7 +27,10 @@ import dev.informer.watch.KubernetesErrors;
  * ({@link ShardRanges}). A replica publishes the objects of its range while its Lease
  * counts as held. When its range grows it replays the objects it gained; when its Lease
  * lapsed it keeps what it could not publish and replays once its Lease counts as held
- * again. With the API server's shard selectors it lists and watches its range only.
+ * again. With the API server's shard selectors it lists and watches its range only. A
+ * member whose watches are stale stops its election ({@link StepDowns}): its Lease is
+ * deleted, so the other members take its range over and replay it; it owes nothing
+ * meanwhile, and rejoins with a new election once its watches are current.
  */
 final class ShardedDelivery implements ReplicaDelivery {
 
@@ -41,6 +45,8 @@ final class ShardedDelivery implements ReplicaDelivery {
 	private final List<ReplicatedInformer> informers;
 
 	private final RoleListener roles;
+
+	private final DeliveryRecords records;
 
 	private final MemberLeases memberLeases;
 
@@ -62,14 +68,23 @@ final class ShardedDelivery implements ReplicaDelivery {
 
 	private volatile boolean serverSharding;
 
+	private final StepDowns stepDowns;
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	/** When {@link #members} were last listed. */
+	private volatile @Nullable Instant membersListedAt;
+
 	ShardedDelivery(KubernetesClient client, DeliveryOptions options, Clock clock, List<ReplicatedInformer> informers,
-			RoleListener roles) {
+			DeliveryRecords records, RoleListener roles) {
 		this.client = client;
 		this.options = options;
 		this.clock = clock;
 		this.informers = List.copyOf(informers);
 		this.roles = roles;
+		this.records = records;
 		this.memberLeases = new MemberLeases(client, options, clock);
+		this.stepDowns = new StepDowns(options, clock, informers, this::otherMembersLive);
 	}
 
 	@Override
@@ -79,21 +94,38 @@ final class ShardedDelivery implements ReplicaDelivery {
 
 	@Override
 	public void start(ScheduledExecutorService scheduler, FirstRound firstRound) {
-		LeaseElection election = new LeaseElection(this.client,
+		this.scheduler = scheduler;
+		LeaseElection election = newElection(scheduler);
+		this.election = election;
+		this.serverSharding = this.options.serverSharding() && detectServerSharding();
+		for (ReplicatedInformer informer : this.informers) {
+			informer.deliverThrough(this::verdict, () -> this.serverSharding ? this.ranges.selector() : null,
+					this.records);
+		}
+		// informers start with their range: they list only it when the server filters
+		firstRound.await(election.start());
+		refresh();
+	}
+
+	private LeaseElection newElection(ScheduledExecutorService scheduler) {
+		return new LeaseElection(this.client,
 				new ObjectMetaBuilder().withName(this.options.memberLeaseName())
 					.withNamespace(this.options.leaseNamespace())
 					.addToLabels(DeliveryOptions.GROUP_LABEL, this.options.group())
 					.build(),
 				this.options, this.clock, scheduler, LeaseElection.OnStop.DELETE,
 				(changed) -> DeliveryCoordinator.runOn(scheduler, this::refresh));
-		this.election = election;
-		this.serverSharding = this.options.serverSharding() && detectServerSharding();
-		for (ReplicatedInformer informer : this.informers) {
-			informer.deliverThrough(this::verdict, () -> this.serverSharding ? this.ranges.selector() : null);
-		}
-		// informers start with their range: they list only it when the server filters
-		firstRound.await(election.start());
-		refresh();
+	}
+
+	/**
+	 * Return whether other members were live when the members were last listed, within
+	 * the lease duration: while this replica stands aside, they own the whole range.
+	 */
+	private boolean otherMembersLive() {
+		Instant listed = this.membersListedAt;
+		return listed != null
+				&& Duration.between(listed, this.clock.instant()).compareTo(this.options.leaseDuration()) <= 0
+				&& this.members.stream().anyMatch((member) -> !member.equals(this.options.identity()));
 	}
 
 	private boolean detectServerSharding() {
@@ -123,15 +155,49 @@ final class ShardedDelivery implements ReplicaDelivery {
 		if (election == null) {
 			return DeliveryGate.Verdict.NOT_OURS;
 		}
-		if (election.isHeld()) {
-			return this.ranges.owns(resource) ? DeliveryGate.Verdict.PUBLISH : DeliveryGate.Verdict.NOT_OURS;
+		ShardRanges ranges = this.ranges;
+		// held again after a lapse, but the range is not settled yet (until the next
+		// tick): a change of the range published before is owed, as during the lapse
+		if (election.isHeld() && !ranges.isEmpty()) {
+			return ranges.owns(resource) ? DeliveryGate.Verdict.PUBLISH : DeliveryGate.Verdict.NOT_OURS;
 		}
 		return this.published.owns(resource) ? DeliveryGate.Verdict.LAPSED : DeliveryGate.Verdict.NOT_OURS;
 	}
 
 	@Override
 	public void tick() {
+		LeaseElection election = this.election;
+		ScheduledExecutorService scheduler = this.scheduler;
+		if (election != null && scheduler != null) {
+			switch (this.stepDowns.judge(election.isHeld())) {
+				case STEP_DOWN -> stepDown(election);
+				case COMPETE -> {
+					LeaseElection next = newElection(scheduler);
+					this.election = next;
+					next.start();
+				}
+				case STAY -> {
+				}
+			}
+		}
 		refresh();
+	}
+
+	/**
+	 * Leave the group until the watches are current: the range is no longer this
+	 * replica's to publish, nor owed after a lapse (the members that take it over replay
+	 * it), and the member Lease is deleted, so that they do at their next tick.
+	 */
+	private void stepDown(LeaseElection election) {
+		synchronized (this) {
+			this.published = ShardRanges.NONE;
+		}
+		election.stop(DeliveryCoordinator.GIVE_UP_BOUND);
+	}
+
+	@Override
+	public DeliverySnapshot.Staleness staleness() {
+		return this.stepDowns.snapshot();
 	}
 
 	/**
@@ -175,6 +241,7 @@ final class ShardedDelivery implements ReplicaDelivery {
 		}
 		if (live != null) {
 			this.members = List.copyOf(live);
+			this.membersListedAt = this.clock.instant();
 		}
 		ShardRanges previous = this.ranges;
 		if (next.equals(previous)) {
@@ -212,6 +279,7 @@ final class ShardedDelivery implements ReplicaDelivery {
 		synchronized (this) {
 			election = this.election;
 			this.election = null;
+			this.scheduler = null;
 			this.ranges = ShardRanges.NONE;
 			this.published = ShardRanges.NONE;
 			this.role = DeliveryRole.DETACHED;

@@ -3,8 +3,9 @@ package dev.informer.runtime.status;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a watch holds now, read on each call: whether fabric8's watch is open, its cache
- * and backlog, the last resourceVersion.
+ * What a watch holds now, read on each call: its cache and backlog, the last
+ * resourceVersion. Whether its watch is open is not here: the monitor samples it into the
+ * status, so that every reader gets the same answer.
  *
  * @since 0.1.0
  */
@@ -15,10 +16,6 @@ public interface WatchContents {
 	 */
 	WatchContents NONE = new WatchContents() {
 	};
-
-	default boolean isOpen() {
-		return false;
-	}
 
 	default int cacheSize() {
 		return 0;

@@ -49,7 +49,7 @@ final class WatchStateMachine {
 			case LIST_COMPLETED -> InformerState.WATCHING;
 			case WATCH_RESUMED -> (previous == InformerState.RECONNECTING) ? InformerState.WATCHING : previous;
 			case WATCH_LOST -> (previous == InformerState.WATCHING) ? InformerState.RECONNECTING : previous;
-			case WATCH_FAILED, REPLACING -> InformerState.RECONNECTING;
+			case WATCH_FAILED, WATCH_SILENT, REPLACING -> InformerState.RECONNECTING;
 			case GAVE_UP -> InformerState.FAILED;
 			case STOPPED -> InformerState.STOPPED;
 		};
@@ -92,6 +92,12 @@ final class WatchStateMachine {
 
 		/** The watch failed with an error fabric8 retries. */
 		WATCH_FAILED,
+
+		/**
+		 * Nothing arrived on the watch connection for too long: it was ended, and fabric8
+		 * watches again from its last resourceVersion.
+		 */
+		WATCH_SILENT,
 
 		/** The fabric8 informer was stopped to be replaced. */
 		REPLACING,

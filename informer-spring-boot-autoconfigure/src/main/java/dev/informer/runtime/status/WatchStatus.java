@@ -3,6 +3,13 @@ package dev.informer.runtime.status;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -12,6 +19,7 @@ import dev.informer.watch.EventType;
 import dev.informer.watch.KubernetesErrors;
 import dev.informer.watch.ListCycle;
 import dev.informer.watch.RelistReason;
+import dev.informer.watch.UndecodableObject;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchError;
 import dev.informer.watch.WatchSnapshot;
@@ -78,6 +86,20 @@ public final class WatchStatus implements Watch {
 
 	private final AtomicLong coalesced = new AtomicLong();
 
+	private final AtomicLong rejected = new AtomicLong();
+
+	private final StoreLag lag = new StoreLag();
+
+	private volatile @Nullable Instant lastArrivalAt;
+
+	private volatile @Nullable Instant lastBookmarkAt;
+
+	// guarded by this
+	private long silentRestarts;
+
+	// by key: the objects skipped because they do not decode, until a version decodes
+	private final Map<String, UndecodableObject> undecodable = new ConcurrentHashMap<>();
+
 	public WatchStatus(@Nullable String namespace, Duration resyncPeriod, Clock clock, StateListener listener) {
 		this(namespace, resyncPeriod, clock, listener, AvailabilityWindow.DEFAULT_SAMPLES);
 	}
@@ -104,16 +126,62 @@ public final class WatchStatus implements Watch {
 		Instant syncedAt = this.syncedAt;
 		return new WatchSnapshot(now, this.namespace,
 				new WatchSnapshot.Lifecycle(this.state.state(), this.state.since(), syncedAt),
-				new WatchSnapshot.Connection(this.watching, contents.isOpen(), this.notWatchingSince,
-						this.counters.reconnects()),
+				new WatchSnapshot.Connection(this.watching, this.notWatchingSince, this.counters.reconnects()),
 				new WatchSnapshot.Cache(contents.cacheSize(), contents.backlog(), contents.backlogAtBound(),
-						this.coalesced.get(), contents.lastResourceVersion()),
+						this.coalesced.get(), this.rejected.get(), contents.lastResourceVersion()),
 				new WatchSnapshot.Lists(this.lastList, this.counters.lists(), this.counters.listTotalTime(),
 						this.counters.relists()),
 				new WatchSnapshot.Events(this.counters.events(), this.counters.listenerFailures(),
 						this.counters.filteredCount(), this.lastEventAt, getLastActivityAt()),
-				new WatchSnapshot.Errors(this.lastError, this.counters.consecutiveFailures()),
-				this.resyncs.snapshot(syncedAt), this.availability.snapshot());
+				new WatchSnapshot.Errors(this.lastError, this.counters.consecutiveFailures(), undecodable()),
+				this.resyncs.snapshot(syncedAt), this.availability.snapshot(),
+				this.lag.snapshot(now, contents.lastResourceVersion()), liveness());
+	}
+
+	private synchronized WatchSnapshot.Liveness liveness() {
+		return new WatchSnapshot.Liveness(this.lastArrivalAt, this.lastBookmarkAt, this.silentRestarts);
+	}
+
+	/**
+	 * Return when something last arrived on the watch connection: it opened, or an event
+	 * or a bookmark came.
+	 * @return the time, {@code null} before the first connection
+	 */
+	public @Nullable Instant getLastArrivalAt() {
+		return this.lastArrivalAt;
+	}
+
+	/**
+	 * Record that the watch connection opened or a message arrived on it: called on the
+	 * connection's thread for every message, so it only writes two times.
+	 * @param bookmark whether the message was a bookmark
+	 */
+	public void arrived(boolean bookmark) {
+		Instant now = this.clock.instant();
+		this.lastArrivalAt = now;
+		if (bookmark) {
+			this.lastBookmarkAt = now;
+		}
+	}
+
+	/**
+	 * Record that the watch connection was ended because nothing arrived on it for too
+	 * long: fabric8 watches again from its last resourceVersion, without a relist.
+	 * @param why what was wrong, as the state change says
+	 */
+	public void watchSilent(String why) {
+		WatchStateMachine.Change change;
+		synchronized (this) {
+			Instant now = this.clock.instant();
+			this.silentRestarts++;
+			if (this.watchSeen) {
+				this.counters.reconnected();
+				this.availability.lost(now);
+			}
+			notWatching(now);
+			change = this.state.step(WatchStateMachine.Event.WATCH_SILENT, why, now);
+		}
+		fire(change);
 	}
 
 	// the values the runtime reads often, without a snapshot
@@ -296,12 +364,33 @@ public final class WatchStatus implements Watch {
 	/**
 	 * Record a sample of the last resourceVersion fabric8 has seen.
 	 * @param resourceVersion the resource version or {@code null}
+	 * @return whether it moved since the last sample
 	 */
-	public void resourceVersionObserved(@Nullable String resourceVersion) {
+	public boolean resourceVersionObserved(@Nullable String resourceVersion) {
 		if (resourceVersion != null && !resourceVersion.equals(this.lastResourceVersion)) {
 			this.lastResourceVersion = resourceVersion;
 			this.resourceVersionChangedAt = this.clock.instant();
+			return true;
 		}
+		return false;
+	}
+
+	/**
+	 * Record a read of the API server's current resourceVersion (a consistent list), to
+	 * tell how far the cache is behind it.
+	 * @param resourceVersion the server's resourceVersion
+	 * @param at when the read was sent
+	 */
+	public void serverResourceVersionRead(String resourceVersion, Instant at) {
+		this.lag.read(resourceVersion, at, this.contents.lastResourceVersion());
+	}
+
+	/**
+	 * Record a read of the API server's current resourceVersion that failed.
+	 * @param why what happened
+	 */
+	public void serverResourceVersionReadFailed(String why) {
+		this.lag.failed(why);
 	}
 
 	public void eventDelivered(EventType type, int failedListeners) {
@@ -344,6 +433,13 @@ public final class WatchStatus implements Watch {
 		this.coalesced.addAndGet(changes);
 	}
 
+	/**
+	 * Record a turn of delivery that the listener executor rejected (it is retried).
+	 */
+	public void rejected() {
+		this.rejected.incrementAndGet();
+	}
+
 	public void errorOccurred(Throwable ex) {
 		WatchStateMachine.Change change = null;
 		synchronized (this) {
@@ -371,6 +467,82 @@ public final class WatchStatus implements Watch {
 	public void transformFailed(String key, Throwable ex) {
 		this.lastError = new WatchError(this.clock.instant(), 0, "TransformFailed", "a transform failed on " + key
 				+ " (" + ex.getClass().getName() + "); cached and delivered as it was before that transform");
+	}
+
+	/**
+	 * Record that an object was skipped because it does not decode.
+	 * @param object the object
+	 * @return whether this version of it was not known yet
+	 */
+	public boolean objectSkipped(UndecodableObject object) {
+		UndecodableObject previous = this.undecodable.put(object.key(), object);
+		return previous == null || !Objects.equals(previous.resourceVersion(), object.resourceVersion());
+	}
+
+	/**
+	 * Record that an object that did not decode was deleted.
+	 * @param key its cache key
+	 */
+	public void objectDecoded(String key) {
+		if (!this.undecodable.isEmpty()) {
+			this.undecodable.remove(key);
+		}
+	}
+
+	/**
+	 * Record that a version of an object decoded and was handed on to listeners: it is no
+	 * longer skipped, unless a later version was skipped meanwhile (listeners get events
+	 * after they were decoded).
+	 * @param namespace its namespace, {@code null} for a cluster-scoped object
+	 * @param name its name
+	 * @param resourceVersion the version that decoded
+	 */
+	public void objectDecoded(@Nullable String namespace, String name, @Nullable String resourceVersion) {
+		if (this.undecodable.isEmpty()) {
+			return;
+		}
+		String key = (namespace != null) ? namespace + "/" + name : name;
+		this.undecodable.computeIfPresent(key,
+				(skippedKey, skipped) -> isLater(skipped.resourceVersion(), resourceVersion) ? skipped : null);
+	}
+
+	/**
+	 * Whether a skipped version is later than a decoded one. resourceVersions are opaque
+	 * to clients, but an API server backed by etcd numbers them in order; when either is
+	 * not a number the decoded one is taken as the later.
+	 */
+	private static boolean isLater(@Nullable String skipped, @Nullable String decoded) {
+		try {
+			return skipped != null && decoded != null && Long.parseLong(skipped) > Long.parseLong(decoded);
+		}
+		catch (NumberFormatException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Record what a list skipped: all objects that do not decode now.
+	 * @param skipped the objects the list skipped
+	 * @return those whose version was not known yet
+	 */
+	public List<UndecodableObject> listSkipped(Collection<UndecodableObject> skipped) {
+		List<UndecodableObject> unknown = new ArrayList<>();
+		synchronized (this.undecodable) {
+			this.undecodable.keySet().retainAll(skipped.stream().map(UndecodableObject::key).toList());
+			for (UndecodableObject object : skipped) {
+				if (objectSkipped(object)) {
+					unknown.add(object);
+				}
+			}
+		}
+		return unknown;
+	}
+
+	private List<UndecodableObject> undecodable() {
+		if (this.undecodable.isEmpty()) {
+			return List.of();
+		}
+		return this.undecodable.values().stream().sorted(Comparator.comparing(UndecodableObject::key)).toList();
 	}
 
 	/**

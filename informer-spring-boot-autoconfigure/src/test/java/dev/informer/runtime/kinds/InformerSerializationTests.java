@@ -4,17 +4,24 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
+
+import dev.informer.watch.UndecodableObject;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -124,6 +131,63 @@ class InformerSerializationTests {
 		assertThatException().isThrownBy(() -> ours.unmarshal(malformed, WatchEvent.class))
 			.isInstanceOf(theirs.getClass())
 			.withMessage(theirs.getMessage());
+	}
+
+	@Test
+	void aListWithAnObjectThatDoesNotDecodeDecodesTheOthersAsAListWithoutItWould() {
+		String undecodable = CONFIG_MAP.replace("\"name\":\"a\"", "\"name\":\"b\"")
+			.replace("\"data\":", "\"immutable\":{\"not\":\"a boolean\"},\"data\":");
+		String second = CONFIG_MAP.replace("\"name\":\"a\"", "\"name\":\"c\"");
+		String withIt = list(CONFIG_MAP, undecodable, second);
+		List<UndecodableObject> named = new ArrayList<>();
+		InformerSerialization ours = serialization(ConfigMap.class, "ConfigMap", true).reporting(new Listed(named));
+		TypeReference<ConfigMapList> type = new TypeReference<>() {
+		};
+		ConfigMapList decoded = ours.unmarshal(new ByteArrayInputStream(withIt.getBytes(StandardCharsets.UTF_8)), type);
+		ConfigMapList without = serialization(ConfigMap.class, "ConfigMap", true)
+			.unmarshal(new ByteArrayInputStream(list(CONFIG_MAP, second).getBytes(StandardCharsets.UTF_8)), type);
+		assertThat(decoded).isEqualTo(without);
+		assertThat(decoded.getItems()).extracting((item) -> item.getMetadata().getManagedFields())
+			.allMatch(List::isEmpty);
+		assertThat(named).singleElement().satisfies((object) -> {
+			assertThat(object.key()).isEqualTo("apps/b");
+			assertThat(object.resourceVersion()).isEqualTo("42");
+			assertThat(object.toString()).contains("immutable").doesNotContain("a boolean");
+		});
+	}
+
+	private static String list(String... items) {
+		return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\"42\"},"
+				+ "\"items\":[" + String.join(",", items) + "]}";
+	}
+
+	/**
+	 * Keeps what a list's last page names.
+	 */
+	private record Listed(List<UndecodableObject> named) implements UndecodableObjects {
+
+		@Override
+		public void skipped(UndecodableObject object) {
+		}
+
+		@Override
+		public void deleted(String key) {
+		}
+
+		@Override
+		public void listed(Collection<UndecodableObject> skipped) {
+			this.named.addAll(skipped);
+		}
+
+		@Override
+		public @Nullable HasMetadata cached(String key) {
+			return null;
+		}
+
+		@Override
+		public void stoppedDecoding(HasMetadata lastDecoded) {
+		}
+
 	}
 
 	private static InformerSerialization serialization(Class<?> type, String kind, boolean skipManagedFields) {

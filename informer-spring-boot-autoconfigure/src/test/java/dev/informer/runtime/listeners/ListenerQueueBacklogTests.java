@@ -30,9 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A {@link ListenerQueue} with a bound ({@code informer.delivery.max-backlog}): beyond it
- * a change of an object with a change waiting is folded into that one, so listeners get
- * every object's final state, in order per object, from a backlog that stays bounded;
+ * A {@link ListenerQueue} with a bound ({@code informer.listeners.max-backlog}): beyond
+ * it a change of an object with a change waiting is folded into that one, so listeners
+ * get every object's final state, in order per object, from a backlog that stays bounded;
  * markers are never folded away nor overtaken; with {@code overflow=fail} the watch is
  * told once.
  */

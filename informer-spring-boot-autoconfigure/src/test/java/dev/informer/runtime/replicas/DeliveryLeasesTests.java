@@ -101,7 +101,7 @@ class DeliveryLeasesTests {
 	void membersThatStopDeleteTheirLeaseAndLeasesOfMembersGoneForGoodAreDeleted() {
 		// five identities on a real API server: MemberLeasesIT
 		for (int i = 1; i <= 2; i++) {
-			runner("sharded").withPropertyValues("informer.delivery.identity=pod-" + i).run((context) -> {
+			runner("sharded").withPropertyValues("informer.replicas.identity=pod-" + i).run((context) -> {
 				assertThat(context).hasNotFailed();
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> context.getBean(DeliveryCoordinator.class)
@@ -187,10 +187,10 @@ class DeliveryLeasesTests {
 
 	private ApplicationContextRunner runner(String mode) {
 		return InformerContexts.runner(() -> this.client)
-			.withPropertyValues("informer.delivery.mode=" + mode, "informer.delivery.group=orders",
-					"informer.delivery.identity=replica-1", "informer.delivery.lease-namespace=" + NAMESPACE,
-					"informer.delivery.lease-duration=4s", "informer.delivery.renew-deadline=3s",
-					"informer.delivery.retry-period=200ms", "informer.resources.configmaps.api-version=v1",
+			.withPropertyValues("informer.replicas.mode=" + mode, "informer.replicas.group=orders",
+					"informer.replicas.identity=replica-1", "informer.replicas.lease-namespace=" + NAMESPACE,
+					"informer.replicas.lease-duration=4s", "informer.replicas.renew-deadline=3s",
+					"informer.replicas.retry-period=200ms", "informer.resources.configmaps.api-version=v1",
 					"informer.resources.configmaps.kind=ConfigMap",
 					"informer.resources.configmaps.namespaces=" + NAMESPACE);
 	}

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @RequiresRealServer
 @InformerTest(server = Server.REAL, restricted = true,
-		properties = { "informer.delivery.mode=leader", "informer.delivery.group=restricted-leader" })
+		properties = { "informer.replicas.mode=leader", "informer.replicas.group=restricted-leader" })
 class InformerTestRestrictedLeaderRealServerTests {
 
 	@Autowired

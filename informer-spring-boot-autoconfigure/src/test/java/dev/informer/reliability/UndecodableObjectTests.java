@@ -1,0 +1,190 @@
+package dev.informer.reliability;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
+import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
+import dev.informer.autoconfigure.metrics.InformerMetricsAutoConfiguration;
+import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
+import dev.informer.test.RecordingListener;
+
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.describe;
+import static dev.informer.reliability.FaultServer.event;
+import static dev.informer.reliability.FaultServer.gone;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.relistPath;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One object of many that does not decode into the informer's class (fault matrix row 29:
+ * a CRD whose schema drifted ahead of the Java class). It is skipped and named (kind,
+ * namespace, name, uid, resourceVersion and field path, never its content) while the
+ * others keep flowing, in a list and on the watch alike; a later version that decodes is
+ * delivered. Checked as a user's listener sees it: the events, health and the
+ * {@code informers} endpoint.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class UndecodableObjectTests {
+
+	private static final String NS = "drift";
+
+	private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+	/** base64 of a password: what a Secret's data holds. */
+	private static final String SECRET = "aHVudGVyMi1zM2NyM3QtN2YzYQ==";
+
+	private final FaultServer faults = FaultServer.start();
+
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class,
+				InformerEndpointAutoConfiguration.class, InformerMetricsAutoConfiguration.class,
+				MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class))
+		.withPropertyValues("management.endpoints.web.exposure.include=informers");
+
+	@AfterEach
+	void stopServer() {
+		this.faults.close();
+	}
+
+	@Test
+	void aListWithAnObjectThatDoesNotDecodeDeliversTheOthersAndKeepsWatching(CapturedOutput output) {
+		this.faults.lists(listPath(NS),
+				listJson("10", json(cm(NS, "a", "1")), undecodable("b", "2"), json(cm(NS, "c", "3"))));
+		this.faults.watchStaysOpen(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
+		this.runner.run((context) -> {
+			RecordingListener listener = InformerContexts.listener(context);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 3);
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added c 3", "updated a 11");
+			ResourceInformer<?> informer = informer(context);
+			assertThat(informer.isSynced()).isTrue();
+			assertThat(informer.getCache().list()).extracting((object) -> object.getMetadata().getName())
+				.containsExactlyInAnyOrder("a", "c");
+			// no relist: the watch resumed from the list
+			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"));
+			assertNamed(context, output, "b", "2");
+		});
+		assertThat(output).doesNotContain(SECRET);
+	}
+
+	@Test
+	void aWatchEventWhoseObjectDoesNotDecodeIsSkippedAndTheWatchGoesOn(CapturedOutput output) {
+		this.faults.lists(listPath(NS), listJson("10", json(cm(NS, "a", "1")), json(cm(NS, "c", "2"))));
+		this.faults.watchStaysOpen(watchPath(NS, "10"), eventJson("ADDED", undecodable("b", "11")),
+				event("MODIFIED", cm(NS, "c", "12")));
+		this.runner.run((context) -> {
+			RecordingListener listener = InformerContexts.listener(context);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 3);
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added c 2", "updated c 12");
+			ResourceInformer<?> informer = informer(context);
+			// the skipped object's version was taken: a resumed watch starts after it
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> "12".equals(informer.getWatches().get(0).snapshot().cache().lastResourceVersion()));
+			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"));
+			assertNamed(context, output, "b", "11");
+		});
+		assertThat(output).doesNotContain(SECRET);
+	}
+
+	@Test
+	void anObjectThatStopsDecodingIsAbsentUntilAVersionOfItDecodesOnTheWatchAndInARelistAlike() {
+		this.faults.lists(listPath(NS), listJson("10", json(cm(NS, "a", "1")), json(cm(NS, "b", "2"))));
+		this.faults.watchCloses(watchPath(NS, "10"), eventJson("MODIFIED", undecodable("a", "11")),
+				event("MODIFIED", cm(NS, "a", "12")), eventJson("MODIFIED", undecodable("b", "13")), gone());
+		// the relist still finds b undecodable, and a fixed
+		this.faults.lists(relistPath(NS), listJson("20", json(cm(NS, "a", "12")), undecodable("b", "13")));
+		this.faults.watchStaysOpen(watchPath(NS, "20"), event("MODIFIED", cm(NS, "b", "21")));
+		this.runner.run((context) -> {
+			RecordingListener listener = InformerContexts.listener(context);
+			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 6);
+			// a delete with final state unknown when it stops decoding, an add when a
+			// version of it decodes again
+			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2",
+					"deleted a 11 unknown", "added a 12", "deleted b 13 unknown", "added b 21");
+			assertThat(informer(context).getCache().list()).extracting((object) -> object.getMetadata().getName())
+				.containsExactlyInAnyOrder("a", "b");
+			Health health = health(context);
+			assertThat(health.getDetails()).doesNotContainKey("undecodable");
+		});
+	}
+
+	private void assertNamed(AssertableApplicationContext context, CapturedOutput output, String name,
+			String resourceVersion) {
+		Health health = health(context);
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		@SuppressWarnings("unchecked")
+		Map<String, Object> undecodable = (Map<String, Object>) health.getDetails().get("undecodable");
+		assertThat(undecodable).containsEntry("count", 1);
+		assertThat(undecodable.get("objects").toString()).contains("ConfigMap " + NS + "/" + name)
+			.contains("uid-" + name)
+			.contains("resourceVersion " + resourceVersion)
+			.contains("immutable");
+		assertThat(health.getDetails().toString()).doesNotContain(SECRET);
+		String endpoint = context.getBean(InformersEndpoint.class).informers().toString();
+		assertThat(endpoint).contains("undecodable").contains(NS + "/" + name).doesNotContain(SECRET);
+		assertThat(context.getBean(MeterRegistry.class)
+			.get("informer.objects.undecodable")
+			.tag("informer", "configmaps")
+			.tag("k8s.namespace.name", NS)
+			.gauge()
+			.value()).isEqualTo(1.0);
+		assertThat(output)
+			.contains("Informer 'configmaps' in namespace " + NS + ": skipped ConfigMap " + NS + "/" + name);
+	}
+
+	private static ResourceInformer<?> informer(AssertableApplicationContext context) {
+		return InformerContexts.informer(context);
+	}
+
+	private static Health health(AssertableApplicationContext context) {
+		return InformerContexts.health(context).health();
+	}
+
+	/**
+	 * A ConfigMap whose {@code immutable} holds a string, as a CRD drifted ahead of its
+	 * class would: Jackson's message quotes the value it cannot read.
+	 */
+	private static String undecodable(String name, String resourceVersion) {
+		return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\""
+				+ NS + "\",\"uid\":\"uid-" + name + "\",\"resourceVersion\":\"" + resourceVersion
+				+ "\"},\"immutable\":\"" + SECRET + "\",\"data\":{\"password\":\"" + SECRET + "\"}}";
+	}
+
+	private static String json(ConfigMap configMap) {
+		return SERIALIZATION.asJson(configMap);
+	}
+
+	private static String listJson(String resourceVersion, String... items) {
+		return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMapList\",\"metadata\":{\"resourceVersion\":\""
+				+ resourceVersion + "\"},\"items\":[" + String.join(",", items) + "]}";
+	}
+
+	private static String eventJson(String type, String object) {
+		return "{\"type\":\"" + type + "\",\"object\":" + object + "}";
+	}
+
+}

@@ -1,0 +1,178 @@
+package dev.informer.runtime;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.event.ResourcesReplayedEvent;
+import dev.informer.runtime.listeners.InformerEventPublisher;
+import dev.informer.runtime.replicas.DeliveryGate;
+import dev.informer.test.MockApiServer;
+import dev.informer.test.TestResources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Deletes a standby dropped as "not ours" reach the listeners of the replica that takes
+ * over (issue 32, point 1): its gate keeps tombstones of them, and a takeover replay
+ * delivers them, flagged as replays, before its replayed adds. The listener is the
+ * contract's: it applies adds, updates and deletes to a map by key, and starts with what
+ * the previous leader's listeners held, as the group's fold would.
+ */
+class HandoverDeletesTests {
+
+	private final MockApiServer mock = MockApiServer.crud();
+
+	private final AtomicReference<DeliveryGate.Verdict> verdict = new AtomicReference<>(DeliveryGate.Verdict.NOT_OURS);
+
+	private final ContractMap listener = new ContractMap();
+
+	private ResourceInformer<ConfigMap> informer;
+
+	@AfterEach
+	void stop() {
+		if (this.informer != null) {
+			this.informer.stop();
+		}
+		this.mock.close();
+	}
+
+	@Test
+	void aStandbyThatTakesOverDeliversTheDeletesItDroppedBeforeItsReplayedAdds() throws Exception {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null);
+		ConfigMap doomed = create("doomed");
+		ConfigMap kept = create("kept");
+		ConfigMap reborn = create("reborn");
+		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
+		// what the previous leader's listeners hold when it goes
+		this.listener.hold(doomed, kept, reborn);
+		this.mock.client().resource(doomed).delete();
+		this.mock.client().resource(reborn).delete();
+		await().until(() -> this.informer.getCache().get("apps", "reborn").isEmpty());
+		ConfigMap recreated = create("reborn");
+		await().until(() -> this.informer.getCache().list().size() == 2 && backlog() == 0);
+		assertThat(this.listener.received()).as("nothing while standing by").isEmpty();
+		// this replica becomes leader
+		this.verdict.set(DeliveryGate.Verdict.PUBLISH);
+		this.informer.replay((resource) -> true, "leader");
+		await().until(() -> this.listener.replays() == 1);
+		assertThat(this.listener.view()).as("the listener's map against the server").containsOnlyKeys("kept", "reborn");
+		assertThat(this.listener.view().get("reborn").getMetadata().getUid()).as("the recreated object's uid")
+			.isEqualTo(recreated.getMetadata().getUid());
+		assertThat(this.listener.received()).as("deletes first, flagged as replays")
+			.startsWith("replayed delete doomed", "replayed delete reborn");
+	}
+
+	@Test
+	void aReplayedDeleteOfAnOldUidIsFollowedByTheObjectThisReplicaPublishesUnderItsName() throws Exception {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		// sharded: each uid is judged on its own, the old uid by another member first
+		Set<String> others = ConcurrentHashMap.newKeySet();
+		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
+				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);
+		ConfigMap old = create("reborn");
+		others.add(old.getMetadata().getUid());
+		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
+		this.mock.client().resource(old).delete();
+		await().until(() -> this.informer.getCache().get("apps", "reborn").isEmpty());
+		ConfigMap recreated = create("reborn");
+		await().until(() -> this.listener.view().containsKey("reborn"));
+		// this member's range grows over the old uid: it delivers the delete it dropped
+		others.clear();
+		this.informer.replay((resource) -> resource.getMetadata().getUid().equals(old.getMetadata().getUid()),
+				"shard-range");
+		await().until(() -> this.listener.replays() == 1);
+		assertThat(this.listener.received()).as("the old uid's delete, at least once")
+			.contains("replayed delete reborn");
+		assertThat(this.listener.view()).as("the listener's map against the server").containsOnlyKeys("reborn");
+		assertThat(this.listener.view().get("reborn").getMetadata().getUid()).as("the recreated object's uid")
+			.isEqualTo(recreated.getMetadata().getUid());
+	}
+
+	private long backlog() {
+		return this.informer.getWatches().get(0).snapshot().cache().backlog();
+	}
+
+	private ConfigMap create(String name) {
+		return this.mock.client().configMaps().resource(TestResources.configMap("apps", name, "v")).create();
+	}
+
+	/**
+	 * A listener as the contract asks for: adds (replayed or not) and updates put,
+	 * deletes remove, by namespace and name.
+	 */
+	static final class ContractMap implements ApplicationListener<ApplicationEvent> {
+
+		private final Map<String, HasMetadata> view = new ConcurrentHashMap<>();
+
+		private final List<String> received = new CopyOnWriteArrayList<>();
+
+		private volatile int replays;
+
+		void hold(HasMetadata... resources) {
+			for (HasMetadata resource : resources) {
+				this.view.put(resource.getMetadata().getName(), resource);
+			}
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationEvent event) {
+			if (event instanceof ResourcesReplayedEvent) {
+				this.replays++;
+			}
+			if (!(event instanceof ResourceEvent<?> change)) {
+				return;
+			}
+			String name = change.getResource().getMetadata().getName();
+			if (change instanceof ResourceDeletedEvent<?> deleted) {
+				this.view.remove(name);
+				this.received.add((deleted.isReplay() ? "replayed delete " : "delete ") + name);
+			}
+			else {
+				this.view.put(name, change.getResource());
+				boolean replay = change instanceof ResourceAddedEvent<?> added && added.isReplay();
+				this.received
+					.add((replay ? "replayed add " : (change instanceof ResourceUpdatedEvent<?>) ? "update " : "add ")
+							+ name);
+			}
+		}
+
+		Map<String, HasMetadata> view() {
+			return Map.copyOf(this.view);
+		}
+
+		List<String> received() {
+			return List.copyOf(this.received);
+		}
+
+		int replays() {
+			return this.replays;
+		}
+
+	}
+
+}
