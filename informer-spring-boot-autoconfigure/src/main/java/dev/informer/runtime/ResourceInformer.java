@@ -241,8 +241,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	@Override
-	public void relistForRange(Predicate<? super HasMetadata> delivered) {
-		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered));
+	public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
+		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered, since));
 		// a namespace that left has no list: its kept deletes of the new range replay
 		this.left.replay((resource) -> !delivered.test(resource), "shard-range");
 	}

@@ -9,8 +9,6 @@ import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -88,10 +86,13 @@ class ShardedFaultIT {
 
 	/**
 	 * Member c leaves while member a is cut off by a blip longer than the renew deadline:
-	 * c's range moves while a cannot see it.
+	 * c's range moves while a cannot see it. With the API server's shard selectors, a
+	 * delete made while the range of c is watched by no one (b's range shrank at once, a
+	 * has not seen the change) used to be lost (2 of 61 objects): a member that gains a
+	 * range now catches up on its deletes (docs/replicas.md).
 	 */
 	@ParameterizedTest(name = "server sharding {0}: a blip on a member while another leaves")
-	@ValueSource(booleans = { false })
+	@ValueSource(booleans = { false, true })
 	void aBlipDuringARangeChangeLosesNothing(boolean serverSharding) {
 		Duration blip = ReplicaGroup.RENEW_DEADLINE.multipliedBy(3).dividedBy(2);
 		String name = "sharded-" + (serverSharding ? "server-" : "") + "leave";
@@ -112,18 +113,6 @@ class ShardedFaultIT {
 				System.out.println("ShardedFaultIT " + name + ": " + group.summary());
 			}
 		}
-	}
-
-	/**
-	 * The same with the API server's shard selectors: a delete made while the range of c
-	 * is watched by no one (b's range shrank at once, a has not seen the change) is lost
-	 * (docs/replicas.md, "What is guaranteed, and what is not").
-	 */
-	@Test
-	@Disabled("open (issue 32): a member gives up a range before its successor watches it; "
-			+ "failed with 2 of 61 objects deleted on the server and never delivered")
-	void aBlipDuringARangeChangeLosesNothingWithServerSharding() {
-		aBlipDuringARangeChangeLosesNothing(true);
 	}
 
 	/**

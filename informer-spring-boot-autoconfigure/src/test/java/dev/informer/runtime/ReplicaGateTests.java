@@ -1,5 +1,6 @@
 package dev.informer.runtime;
 
+import java.time.Instant;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -143,7 +144,7 @@ class ReplicaGateTests {
 		// another watch holds the only permit
 		permits.run(() -> {
 		});
-		this.informer.relistForRange((resource) -> true);
+		this.informer.relistForRange((resource) -> true, Instant.EPOCH);
 		assertThat(relists()).as("no relist without a permit").containsOnly(0L);
 		permits.release();
 		// the CRUD mock stalls for 10 s each time a watch closes

@@ -1,5 +1,6 @@
 package dev.informer.runtime;
 
+import java.time.Instant;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -75,12 +76,12 @@ class ShardRangeRelistTests {
 			.always();
 		this.selector.set("shrunk");
 		this.range.set(Set.of("a1", "a2"));
-		this.informer.relistForRange((resource) -> true);
+		this.informer.relistForRange((resource) -> true, Instant.EPOCH);
 		await().until(() -> this.listener.replays() == 1);
 		// and grows again: b1 is replayed to it
 		this.selector.set(null);
 		this.range.set(Set.of("a1", "a2", "b1"));
-		this.informer.relistForRange((resource) -> !resource.getMetadata().getName().equals("b1"));
+		this.informer.relistForRange((resource) -> !resource.getMetadata().getName().equals("b1"), Instant.EPOCH);
 		await().until(() -> this.listener.replays() == 2);
 		assertThat(this.listener.received()).as("what the listener received")
 			.noneMatch((event) -> event.startsWith("delete") || event.startsWith("replayed delete"));

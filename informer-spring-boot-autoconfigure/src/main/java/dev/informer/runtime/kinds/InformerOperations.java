@@ -1,7 +1,11 @@
 package dev.informer.runtime.kinds;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
@@ -11,6 +15,10 @@ import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.PartialObjectMetadataList;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -27,6 +35,7 @@ import org.jspecify.annotations.Nullable;
 import dev.informer.CacheMode;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
+import dev.informer.watch.ResourceVersions;
 
 /**
  * The fabric8 operation an informer lists and watches through: its kind's typed or
@@ -181,6 +190,78 @@ public final class InformerOperations {
 			.list(new ListOptionsBuilder().withLimit(1L).build());
 		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
 		return (metadata != null) ? metadata.getResourceVersion() : null;
+	}
+
+	/**
+	 * Collect the objects of one shard range deleted after {@code from}: a watch with the
+	 * shard selector from that resourceVersion, which the API server answers from its
+	 * watch cache with every change since, closed once a change at {@code until} or later
+	 * arrives, the watch ends, or {@code bound} passes. Completes exceptionally when the
+	 * API server refuses ({@code 410 Gone}: {@code from} is older than its watch cache
+	 * keeps).
+	 * @param <T> the resource type
+	 * @param client the application's client
+	 * @param definition what is watched
+	 * @param namespace the watch's namespace, {@code null} for all namespaces or cluster
+	 * scope
+	 * @param shardSelector the range
+	 * @param from the resourceVersion to start after
+	 * @param until the resourceVersion to reach
+	 * @param bound how long to wait at most
+	 * @return the deleted objects, each in its last state
+	 */
+	public static <T extends HasMetadata> CompletableFuture<List<T>> deletedSince(KubernetesClient client,
+			InformerDefinition<T> definition, @Nullable String namespace, String shardSelector, String from,
+			String until, Duration bound) {
+		CompletableFuture<List<T>> result = new CompletableFuture<>();
+		List<T> deleted = new ArrayList<>();
+		Watcher<T> watcher = new Watcher<>() {
+
+			@Override
+			public void eventReceived(Action action, T resource) {
+				List<T> reached = null;
+				synchronized (deleted) {
+					if (action == Action.DELETED) {
+						deleted.add(resource);
+					}
+					if (ResourceVersions.isAtLeast(resource.getMetadata().getResourceVersion(), until)) {
+						reached = List.copyOf(deleted);
+					}
+				}
+				if (reached != null) {
+					result.complete(reached);
+				}
+			}
+
+			@Override
+			public void onClose(WatcherException cause) {
+				result.completeExceptionally(cause);
+			}
+
+			@Override
+			public void onClose() {
+				synchronized (deleted) {
+					result.complete(List.copyOf(deleted));
+				}
+			}
+
+		};
+		Watch watch;
+		try {
+			watch = forWatch(client, definition, namespace, false, null, UndecodableObjects.NONE)
+				.withShardSelector(shardSelector)
+				.watch(new ListOptionsBuilder().withResourceVersion(from).withAllowWatchBookmarks(true).build(),
+						watcher);
+		}
+		catch (KubernetesClientException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		CompletableFuture.delayedExecutor(bound.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+			synchronized (deleted) {
+				result.complete(List.copyOf(deleted));
+			}
+		});
+		return result.whenComplete((ignored, ex) -> watch.close());
 	}
 
 	private static <T extends HasMetadata> FilterWatchListDeletable<T, ?, ?> forWatch(KubernetesClient client,

@@ -1,6 +1,7 @@
 package dev.informer.runtime.replicas;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -214,6 +215,18 @@ public final class GatedListeners<T extends HasMetadata> {
 		}
 		else {
 			this.queue.marker(publish);
+		}
+	}
+
+	/**
+	 * Keep deletes that no replica may have delivered, found by a watch that caught up on
+	 * a shard range this replica gained: the next replay delivers them, before its
+	 * replayed adds, as it does the deletes the gate dropped.
+	 * @param deleted the deleted objects, each in its last state
+	 */
+	public void keepDeletes(List<T> deleted) {
+		for (T resource : deleted) {
+			this.tombstones.dropped(resource, resource.getMetadata().getResourceVersion(), false);
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.informer.runtime.replicas;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -81,8 +82,10 @@ public interface ReplicatedInformer {
 	 * it, flagging the adds of objects this replica did not publish before as replays.
 	 * Watches not running are left alone; a relist that fails is retried.
 	 * @param delivered the objects this replica published before, by its previous range
+	 * @param since from when the deletes of the objects gained may have been delivered by
+	 * nobody: each watch catches up on them from then
 	 */
-	void relistForRange(Predicate<? super HasMetadata> delivered);
+	void relistForRange(Predicate<? super HasMetadata> delivered, Instant since);
 
 	/**
 	 * Return whether the API server filters this informer's lists by shard selector.

@@ -297,7 +297,7 @@ class StepDownsTests {
 		}
 
 		@Override
-		public void relistForRange(Predicate<? super HasMetadata> delivered) {
+		public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
 		}
 
 		@Override
