@@ -1,7 +1,6 @@
 package dev.informer.runtime;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -48,17 +47,14 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private static final Log logger = LogFactory.getLog(NamespaceInformer.class);
 
-	/** How long a watch catching up on the deletes of a new shard range waits at most. */
-	private static final Duration CATCH_UP_BOUND = Duration.ofSeconds(5);
-
 	private final WatchContext<T> context;
 
 	private final WatchEvents events;
 
 	private final WatchSource<T> source = new WatchSource<>();
 
-	/** Where a watch of a shard range this replica gains catches up from. */
-	private final VersionHistory versions = new VersionHistory();
+	/** How this watch catches up on the deletes of a new shard range. */
+	private final RangeCatchUp<T> catchUp;
 
 	private final Callbacks callbacks = new Callbacks();
 
@@ -92,6 +88,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 		status.contents(this.source);
 		this.context = new WatchContext<>(definition, namespace, status, clock);
+		this.catchUp = new RangeCatchUp<>(this.context);
 	}
 
 	@Nullable String getNamespace() {
@@ -298,14 +295,26 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	/**
+	 * Remember the cached objects {@code moved} selects as handed over to another member
+	 * ({@link GatedListeners#handOver}).
+	 * @param moved the objects whose range moved to another member
+	 */
+	void handOver(Predicate<? super T> moved) {
+		Pipeline<T> pipeline = this.source.pipeline();
+		if (!this.closed && pipeline != null) {
+			pipeline.listeners().handOver(moved);
+		}
+	}
+
+	/**
 	 * Relist for a new shard range, once a list permit lets this watch list, seeding the
 	 * new informer only with the objects {@code delivered} selects of what listeners saw
-	 * (the others arrive as adds flagged as replays); then catch up on the deletes of the
-	 * objects gained since {@code since} ({@link #catchUpOnDeletes}), and replay every
+	 * (the others arrive as adds flagged as replays); then catch up on the deletes made
+	 * in the new range since {@code since} ({@link RangeCatchUp}), and replay every
 	 * object of the range, those deletes first. A relist that fails is retried as a
 	 * replacement, with backoff: the watch never stays on the old range.
 	 * @param delivered the objects this replica published before, by its previous range
-	 * @param since from when the deletes of the objects gained may have been delivered by
+	 * @param since from when the deletes of the new range may have been delivered by
 	 * nobody
 	 */
 	void relistForRange(Predicate<? super T> delivered, Instant since) {
@@ -315,7 +324,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			return;
 		}
 		// before the relist: the new list's versions are no start for what it missed
-		String from = this.versions.at(since);
+		String from = this.catchUp.from(since);
 		ListPermits permits = start.permits();
 		permits.run(() -> {
 			Runnable release = once(permits::release);
@@ -342,57 +351,17 @@ final class NamespaceInformer<T extends HasMetadata> {
 					return;
 				}
 			}
-			listed.thenCompose((ignored) -> catchUpOnDeletes(start, from, delivered)).whenComplete((ignored, ex) -> {
+			listed.thenCompose((ignored) -> {
+				Pipeline<T> pipeline = this.source.pipeline();
+				return this.catchUp.catchUp(start.client(), start.settings().shardSelector().get(), from,
+						this.source.lastResourceVersion(), (pipeline != null) ? pipeline.listeners() : null);
+			}).whenComplete((ignored, ex) -> {
 				if (ex == null) {
 					// after the list's events: every object of the range, so that the
 					// ResourcesReplayedEvent covers the whole range as it says
 					replay((resource) -> true, "shard-range");
 				}
 			});
-		});
-	}
-
-	/**
-	 * Keep, as deletes the next replay delivers, the objects of the new range that this
-	 * replica did not publish before and that were deleted after {@code from}: the member
-	 * that published them may have been cut off since then, and the list of the new range
-	 * does not hold them. A watch of the new range from {@code from} until the version
-	 * the relist reached finds them ({@link InformerOperations#deletedSince}). A delete
-	 * delivered twice is harmless (a listener removes what it does not hold: nothing);
-	 * one older than the API server's watch cache keeps is lost, and logged.
-	 */
-	private CompletableFuture<Void> catchUpOnDeletes(WatchStart start, @Nullable String from,
-			Predicate<? super T> delivered) {
-		String selector = start.settings().shardSelector().get();
-		String until = this.source.lastResourceVersion();
-		Pipeline<T> pipeline = this.source.pipeline();
-		if (from == null || selector == null || until == null || pipeline == null) {
-			return CompletableFuture.completedFuture(null);
-		}
-		CompletableFuture<List<T>> deleted;
-		try {
-			deleted = InformerOperations.deletedSince(start.client(), this.context.definition(),
-					this.context.namespace(), selector, from, until, CATCH_UP_BOUND);
-		}
-		catch (RuntimeException ex) {
-			deleted = CompletableFuture.failedFuture(ex);
-		}
-		return deleted.handle((objects, ex) -> {
-			if (ex != null) {
-				logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
-						+ ": could not catch up on the deletes of its new shard range since resourceVersion " + from
-						+ " (" + KubernetesErrors.describe(ex) + "); a delete made while no replica watched them "
-						+ "is not delivered");
-				return null;
-			}
-			List<T> gained = objects.stream().filter((resource) -> !delivered.test(resource)).toList();
-			if (!gained.isEmpty()) {
-				pipeline.listeners().keepDeletes(gained);
-				logger.info("Informer '" + this.context.name() + "'" + this.context.where() + ": " + gained.size()
-						+ " objects of its new shard range were deleted since resourceVersion " + from
-						+ "; they are replayed as deletes");
-			}
-			return null;
 		});
 	}
 
@@ -531,7 +500,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	void sample() {
 		InformerGeneration<T> generation = this.source.generation();
 		if (generation != null) {
-			this.versions.reached(this.source.lastResourceVersion(), this.context.clock().instant());
+			this.catchUp.reached(this.source.lastResourceVersion());
 		}
 		Replacements<T> replacements = this.replacements;
 		if (!this.closed && generation != null && replacements != null && replacements.sample(generation)) {
@@ -556,7 +525,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			if (version != null) {
 				getStatus().serverResourceVersionRead(version, at);
 				// the server's version when the list answered, not when it was asked
-				this.versions.reached(version, this.context.clock().instant());
+				this.catchUp.reached(version);
 			}
 		}
 		catch (RuntimeException ex) {

@@ -241,6 +241,11 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	@Override
+	public void handOver(Predicate<? super HasMetadata> moved) {
+		this.watches.stream().forEach((watch) -> watch.handOver(moved));
+	}
+
+	@Override
 	public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
 		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered, since));
 		// a namespace that left has no list: its kept deletes of the new range replay

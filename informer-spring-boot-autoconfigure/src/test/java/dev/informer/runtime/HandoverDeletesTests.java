@@ -113,6 +113,39 @@ class HandoverDeletesTests {
 			.isEqualTo(recreated.getMetadata().getUid());
 	}
 
+	/**
+	 * The member an object's range moved to may never see it: its watch relisted across a
+	 * gap in which the object was created and deleted, while this member published its
+	 * add. This member delivers the deletes of what it handed over, as replays; not those
+	 * of objects that were never its own.
+	 */
+	@Test
+	void aMemberWhoseRangeMovedAwayDeliversTheDeletesOfWhatItPublishedThere() throws Exception {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		Set<String> others = ConcurrentHashMap.newKeySet();
+		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
+				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);
+		ConfigMap foreign = create("foreign");
+		others.add(foreign.getMetadata().getUid());
+		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
+		ConfigMap moved = create("moved");
+		ConfigMap stays = create("stays");
+		await().until(() -> this.listener.view().keySet().containsAll(List.of("moved", "stays")));
+		// the range of "moved" goes to another member
+		String movedUid = moved.getMetadata().getUid();
+		this.informer.handOver((resource) -> resource.getMetadata().getUid().equals(movedUid));
+		others.add(movedUid);
+		this.mock.client().resource(foreign).delete();
+		this.mock.client().resource(moved).delete();
+		this.mock.client().resource(stays).delete();
+		await().until(() -> this.listener.received().contains("delete stays"));
+		assertThat(this.listener.received()).as("what this member delivered")
+			.containsExactly("add moved", "add stays", "replayed delete moved", "delete stays");
+		assertThat(this.listener.view()).as("the listener's map against the server").isEmpty();
+	}
+
 	private long backlog() {
 		return this.informer.getWatches().get(0).snapshot().cache().backlog();
 	}

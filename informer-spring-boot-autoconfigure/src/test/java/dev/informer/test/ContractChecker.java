@@ -125,7 +125,8 @@ public final class ContractChecker {
 	public void record(String replica, ResourceEvent<?> event, Instant called) {
 		ReceivedEvent.Type type = (event instanceof ResourceAddedEvent<?>) ? ReceivedEvent.Type.ADDED
 				: (event instanceof ResourceUpdatedEvent<?>) ? ReceivedEvent.Type.UPDATED : ReceivedEvent.Type.DELETED;
-		boolean replay = (event instanceof ResourceAddedEvent<?> added) && added.isReplay();
+		boolean replay = ((event instanceof ResourceAddedEvent<?> added) && added.isReplay())
+				|| ((event instanceof ResourceDeletedEvent<?> deleted) && deleted.isReplay());
 		boolean unknown = (event instanceof ResourceDeletedEvent<?> deleted) && deleted.isFinalStateUnknown();
 		boolean left = (event instanceof ResourceDeletedEvent<?> deleted) && deleted.isLeftSelection();
 		HasMetadata resource = event.getResource();

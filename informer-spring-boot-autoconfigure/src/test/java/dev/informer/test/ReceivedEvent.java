@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param replica the listener
  * @param type what it was
- * @param replay whether an add was a replay
+ * @param replay whether an add or a delete was a replay (delivered at least once, not
+ * live)
  * @param finalStateUnknown whether a delete was found by a relist or a replay
  * @param leftSelection whether a delete was the namespace leaving a selection
  * @param key {@code namespace/name}

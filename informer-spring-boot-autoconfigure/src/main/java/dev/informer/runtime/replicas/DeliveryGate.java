@@ -34,6 +34,15 @@ public interface DeliveryGate {
 	}
 
 	/**
+	 * Return whether this replica's Lease counts as held now, so that it may deliver the
+	 * deletes of objects it handed over to another member ({@link HandedOver}).
+	 * @return whether held
+	 */
+	default boolean holdsLease() {
+		return true;
+	}
+
+	/**
 	 * What the gate says of one object's event.
 	 */
 	enum Verdict {

@@ -50,6 +50,8 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	private final Tombstones<T> tombstones;
 
+	private final HandedOver<T> handedOver;
+
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
 
@@ -78,6 +80,7 @@ public final class GatedListeners<T extends HasMetadata> {
 		this.listeners = listeners;
 		this.missed = new MissedChanges<>(records);
 		this.tombstones = new Tombstones<>(records);
+		this.handedOver = new HandedOver<>(records);
 	}
 
 	/**
@@ -93,6 +96,9 @@ public final class GatedListeners<T extends HasMetadata> {
 		}
 		DeliveryGate gate = this.gate.get();
 		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
+		if (verdict == DeliveryGate.Verdict.NOT_OURS && deliveredAsHandedOver(gate, event)) {
+			return;
+		}
 		if (verdict != DeliveryGate.Verdict.PUBLISH) {
 			kept(verdict, event);
 			if (verdict == DeliveryGate.Verdict.NOT_OURS) {
@@ -106,6 +112,43 @@ public final class GatedListeners<T extends HasMetadata> {
 		}
 		replayIfOwed("lapse");
 		this.listeners.deliver(type, event, () -> proceed(gate, event));
+	}
+
+	/**
+	 * Deliver, as a replay, the delete of an object this replica published before its
+	 * range moved to another member ({@link HandedOver}), while its Lease counts as held:
+	 * the new owner may never have seen the object. A delete whose final state is unknown
+	 * carries the state the object had when its range moved, the last one this replica
+	 * published.
+	 * @return whether it was delivered
+	 */
+	private boolean deliveredAsHandedOver(DeliveryGate gate, ResourceEvent<T> event) {
+		if (!(event instanceof ResourceDeletedEvent<T> deleted) || deleted.isLeftSelection() || !gate.holdsLease()) {
+			return false;
+		}
+		T handed = this.handedOver.take(deleted.getResource());
+		if (handed == null) {
+			return false;
+		}
+		T state = deleted.isFinalStateUnknown() ? handed : deleted.getResource();
+		this.listeners.deliver(EventType.DELETED,
+				new ResourceDeletedEvent<>(this.listeners.informerName(), this.listeners.resourceType(), state,
+						deleted.isFinalStateUnknown(), false, 0, true, deleted.getObservedResourceVersion()),
+				() -> !this.closed && gate.holdsLease());
+		return true;
+	}
+
+	/**
+	 * Remember the cached objects {@code moved} selects as handed over to another member:
+	 * their range moved away while this replica stays a member. Call before the gate
+	 * stops publishing them.
+	 * @param moved the objects whose range moved away
+	 */
+	public void handOver(Predicate<? super T> moved) {
+		Map<String, T> cached = this.cache.get();
+		if (!this.closed && !this.left && cached != null) {
+			this.handedOver.handedOver(cached.values().stream().filter(moved).toList());
+		}
 	}
 
 	/**
@@ -293,6 +336,7 @@ public final class GatedListeners<T extends HasMetadata> {
 		this.closed = true;
 		this.missed.clear();
 		this.tombstones.clear();
+		this.handedOver.clear();
 	}
 
 	/**

@@ -71,6 +71,15 @@ public interface ReplicatedInformer {
 	void replay(Predicate<? super HasMetadata> gained, String reason);
 
 	/**
+	 * Remember, in each watch's gate, the cached objects {@code moved} selects as handed
+	 * over to another member, so that this replica delivers their deletes too while its
+	 * Lease counts as held (the new owner may never have seen them). Call before the gate
+	 * stops publishing them.
+	 * @param moved the objects whose range moved to another member
+	 */
+	void handOver(Predicate<? super HasMetadata> moved);
+
+	/**
 	 * Replay every owned object of each watch whose gate kept back a change this replica
 	 * owed, in order with the watch's events. Call once the gate publishes again.
 	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says

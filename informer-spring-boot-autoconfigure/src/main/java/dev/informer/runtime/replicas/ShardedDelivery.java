@@ -64,6 +64,20 @@ final class ShardedDelivery implements ReplicaDelivery {
 
 	private volatile List<String> members = List.of();
 
+	private final DeliveryGate gate = new DeliveryGate() {
+
+		@Override
+		public Verdict verdict(HasMetadata resource) {
+			return ShardedDelivery.this.verdict(resource);
+		}
+
+		@Override
+		public boolean holdsLease() {
+			return ShardedDelivery.this.holdsLease();
+		}
+
+	};
+
 	private volatile DeliveryRole role = DeliveryRole.DETACHED;
 
 	private volatile boolean serverSharding;
@@ -99,8 +113,7 @@ final class ShardedDelivery implements ReplicaDelivery {
 		this.election = election;
 		this.serverSharding = this.options.serverSharding() && detectServerSharding();
 		for (ReplicatedInformer informer : this.informers) {
-			informer.deliverThrough(this::verdict, () -> this.serverSharding ? this.ranges.selector() : null,
-					this.records);
+			informer.deliverThrough(this.gate, () -> this.serverSharding ? this.ranges.selector() : null, this.records);
 		}
 		// informers start with their range: they list only it when the server filters
 		firstRound.await(election.start());
@@ -147,7 +160,16 @@ final class ShardedDelivery implements ReplicaDelivery {
 
 	@Override
 	public DeliveryGate gate() {
-		return this::verdict;
+		return this.gate;
+	}
+
+	/**
+	 * Whether this replica's Lease counts as held and it owns a range: it may deliver the
+	 * deletes of objects it handed over.
+	 */
+	private boolean holdsLease() {
+		LeaseElection election = this.election;
+		return election != null && election.isHeld() && !this.ranges.isEmpty();
 	}
 
 	private DeliveryGate.Verdict verdict(HasMetadata resource) {
@@ -252,6 +274,13 @@ final class ShardedDelivery implements ReplicaDelivery {
 			return;
 		}
 		DeliveryRole previousRole = this.role;
+		ShardRanges before = this.published;
+		if (!before.isEmpty() && !next.isEmpty()) {
+			// still a member, but part of what it published moves to another: it delivers
+			// their deletes too, before the gate says they are not its own
+			this.informers
+				.forEach((informer) -> informer.handOver((resource) -> before.owns(resource) && !next.owns(resource)));
+		}
 		this.ranges = next;
 		this.role = next.isEmpty() ? DeliveryRole.DETACHED : DeliveryRole.MEMBER;
 		this.rangeChanges.incrementAndGet();

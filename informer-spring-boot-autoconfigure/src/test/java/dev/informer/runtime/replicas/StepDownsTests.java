@@ -301,6 +301,10 @@ class StepDownsTests {
 		}
 
 		@Override
+		public void handOver(Predicate<? super HasMetadata> moved) {
+		}
+
+		@Override
 		public boolean servesShardSelectors(KubernetesClient client) {
 			return false;
 		}
