@@ -87,13 +87,8 @@ class HandoverDeletesTests {
 
 	@Test
 	void aReplayedDeleteOfAnOldUidIsFollowedByTheObjectThisReplicaPublishesUnderItsName() throws Exception {
-		InformerEventPublisher publisher = new InformerEventPublisher();
-		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
 		// sharded: each uid is judged on its own, the old uid by another member first
-		Set<String> others = ConcurrentHashMap.newKeySet();
-		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
-				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);
+		Set<String> others = sharded();
 		ConfigMap old = create("reborn");
 		others.add(old.getMetadata().getUid());
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
@@ -121,12 +116,7 @@ class HandoverDeletesTests {
 	 */
 	@Test
 	void aMemberWhoseRangeMovedAwayDeliversTheDeletesOfWhatItPublishedThere() throws Exception {
-		InformerEventPublisher publisher = new InformerEventPublisher();
-		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
-		Set<String> others = ConcurrentHashMap.newKeySet();
-		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
-				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);
+		Set<String> others = sharded();
 		ConfigMap foreign = create("foreign");
 		others.add(foreign.getMetadata().getUid());
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
@@ -144,6 +134,20 @@ class HandoverDeletesTests {
 		assertThat(this.listener.received()).as("what this member delivered")
 			.containsExactly("add moved", "add stays", "replayed delete moved", "delete stays");
 		assertThat(this.listener.view()).as("the listener's map against the server").isEmpty();
+	}
+
+	/**
+	 * An informer of a sharded member: the uids in the returned set are another member's,
+	 * every other object is this member's.
+	 */
+	private Set<String> sharded() {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		Set<String> others = ConcurrentHashMap.newKeySet();
+		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
+				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);
+		return others;
 	}
 
 	private long backlog() {
