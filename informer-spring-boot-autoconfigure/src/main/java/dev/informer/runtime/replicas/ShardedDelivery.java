@@ -275,9 +275,10 @@ final class ShardedDelivery implements ReplicaDelivery {
 		}
 		DeliveryRole previousRole = this.role;
 		ShardRanges before = this.published;
-		if (!before.isEmpty() && !next.isEmpty()) {
+		if (!this.serverSharding && !before.isEmpty() && !next.isEmpty()) {
 			// still a member, but part of what it published moves to another: it delivers
-			// their deletes too, before the gate says they are not its own
+			// their deletes too, before the gate says they are not its own (with the
+			// server's shard selectors it no longer sees them: the new owner catches up)
 			this.informers
 				.forEach((informer) -> informer.handOver((resource) -> before.owns(resource) && !next.owns(resource)));
 		}
