@@ -9,13 +9,17 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.domain.Source;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import org.junit.jupiter.api.Test;
@@ -43,6 +47,8 @@ class ArchitectureTests {
 			"dev.informer.endpoint.." };
 
 	private static final String READ_MODEL = "dev.informer.watch..";
+
+	private static final String STATUS = "dev.informer.runtime.status.";
 
 	private static final Path SOURCES = Path.of("src/main/java");
 
@@ -184,6 +190,46 @@ class ArchitectureTests {
 					.should()
 					.onlyDependOnClassesThat()
 					.resideInAnyPackage(allowed.toArray(String[]::new)));
+	}
+
+	/**
+	 * One writer per watch: its state changes only in {@code WatchTransitions.step},
+	 * which only {@code WatchStatus.post} runs; nothing else builds or changes a
+	 * {@code WatchState}.
+	 */
+	@Test
+	void aWatchsStateChangesOnlyInItsTransitionsRunByItsStatus() {
+		oneWriterOfAWatchsState().check(main);
+	}
+
+	@Test
+	void theOneWriterRuleFailsOnASecondWriter() throws ClassNotFoundException {
+		JavaClasses fixture = new ClassFileImporter()
+			.importClasses(Class.forName("dev.informer.runtime.status.SecondWriterFixture"));
+		assertThat(oneWriterOfAWatchsState().evaluate(fixture).getFailureReport().getDetails()).hasSize(2);
+	}
+
+	private static ArchRule oneWriterOfAWatchsState() {
+		String state = STATUS + "WatchState";
+		String transitions = STATUS + "WatchTransitions";
+		ArchRule changes = noClasses().that()
+			.doNotHaveFullyQualifiedName(transitions)
+			.and()
+			.doNotHaveFullyQualifiedName(state)
+			.should()
+			.callMethodWhere(DescribedPredicate.describe("a change of a WatchState",
+					(JavaMethodCall call) -> call.getTargetOwner().getName().equals(state)
+							&& call.getName().startsWith("with")))
+			.orShould()
+			.callConstructorWhere(DescribedPredicate.describe("a new WatchState",
+					(JavaConstructorCall call) -> call.getTargetOwner().getName().equals(state)));
+		ArchRule steps = noClasses().that()
+			.doNotHaveFullyQualifiedName(STATUS + "WatchStatus")
+			.should()
+			.callMethodWhere(DescribedPredicate.describe("a step of a watch",
+					(JavaMethodCall call) -> call.getTargetOwner().getName().equals(transitions)
+							&& call.getName().equals("step")));
+		return CompositeArchRule.of(changes).and(steps);
 	}
 
 	@Test

@@ -54,12 +54,12 @@ final class BacklogOverflow implements ListenerQueue.Backlog {
 
 	@Override
 	public void coalesced(int changes) {
-		this.context.status().coalesced(changes);
+		this.context.status().observed().coalesced(changes);
 	}
 
 	@Override
 	public void rejected() {
-		this.context.status().rejected();
+		this.context.status().observed().rejected();
 	}
 
 	@Override

@@ -43,7 +43,7 @@ final class CountingPublisher<T extends HasMetadata> implements GatedListeners.L
 		long started = System.nanoTime();
 		int failures = this.settings.publisher().publish(event, proceed);
 		Duration duration = Duration.ofNanos(System.nanoTime() - started);
-		this.context.status().eventDelivered(type, failures);
+		this.context.status().observed().delivered(type, failures);
 		this.settings.deliveryObserver()
 			.get()
 			.delivered(this.context.name(), this.context.namespace(), type, duration, failures);

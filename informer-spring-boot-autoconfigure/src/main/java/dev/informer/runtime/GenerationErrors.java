@@ -6,6 +6,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.KubernetesErrors;
@@ -65,7 +66,7 @@ final class GenerationErrors {
 				return false;
 			}
 			WatchStatus status = this.context.status();
-			status.errorOccurred(ex);
+			status.post(WatchInput.Failed.of(ex));
 			this.lists.failed(ex);
 			// a relist's informer has not started, but the watch had synced before
 			boolean retry = this.retryPolicy.shouldRetry(isStarted || status.isSynced(), ex);
@@ -115,7 +116,9 @@ final class GenerationErrors {
 	 */
 	void transformFailed(String key, Throwable ex) {
 		if (this.active.getAsBoolean()) {
-			this.context.status().transformFailed(key, ex);
+			this.context.status()
+				.post(new WatchInput.Noted("TransformFailed", "a transform failed on " + key + " ("
+						+ ex.getClass().getName() + "); cached and delivered as it was before that transform"));
 			logger.warn("Informer '" + this.context.name() + "'" + this.context.where() + ": a transform failed on "
 					+ key + " (" + ex.getClass().getName()
 					+ "); the object is cached and delivered as it was before that transform");

@@ -20,6 +20,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.InformerCustomizer;
 import dev.informer.InvalidInformerDeclarationException;
 import dev.informer.event.ResourceAddedEvent;
@@ -208,7 +209,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 				// nothing
 				// any more: FAILED stays, and startup can already read it
 				this.failed = true;
-				status().gaveUp(KubernetesErrors.describe(cause));
+				status().post(new WatchInput.GaveUp(KubernetesErrors.describe(cause), null));
 				this.listed.completeExceptionally(cause);
 				this.owner.synced(cause);
 			}
@@ -274,7 +275,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	@Override
 	public void onBeforeList(String resourceVersion) {
 		RelistReason trigger = this.lists.started();
-		queueMarker(() -> status().listStarted(trigger));
+		queueMarker(() -> status().post(new WatchInput.ListStarted(trigger)));
 	}
 
 	@Override
@@ -285,11 +286,11 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		}
 		this.lists.completed();
 		queueMarker(() -> {
-			boolean first = status().listCompleted(this.store.size());
+			boolean first = status().post(new WatchInput.ListCompleted(this.store.size())).firstSync();
 			InvalidInformerDeclarationException invalid = this.checks.failure();
 			if (first && invalid != null) {
 				// after the list's own transition, so that FAILED stays until a relist
-				status().declarationFailed(invalid.getMessage());
+				status().post(new WatchInput.GaveUp(invalid.getMessage(), "InvalidDeclaration"));
 				this.owner.synced(invalid);
 			}
 			else if (first) {

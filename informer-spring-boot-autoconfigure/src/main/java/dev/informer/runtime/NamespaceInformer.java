@@ -15,6 +15,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceDeletedEvent;
@@ -86,7 +87,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 				(changed, previous, current, cause) -> this.source
 					.inOrder(() -> events.stateChanged(changed, previous, current, cause)),
 				recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
-		status.contents(this.source);
+		status.observed().contents(this.source);
 		this.context = new WatchContext<>(definition, namespace, status, clock);
 		this.catchUp = new RangeCatchUp<>(this.context);
 	}
@@ -134,7 +135,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (this.closed) {
 			this.closed = false;
 			this.synced = new CompletableFuture<>();
-			getStatus().restarted();
+			getStatus().post(new WatchInput.Restarted());
 		}
 		this.start = start;
 		WatchSettings settings = start.settings();
@@ -158,7 +159,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			throw new IllegalStateException("Informer '" + this.context.name() + "' is not running");
 		}
 		boolean watchList = this.context.definition().getDeclaration().isWatchList() && !this.watchListRefused;
-		WatchConnection connection = new WatchConnection(getStatus()::arrived);
+		WatchConnection connection = new WatchConnection(getStatus().observed()::arrived);
 		SkippedObjects<T> skipped = new SkippedObjects<>(this.context);
 		SharedIndexInformer<T> informer = InformerOperations.informer(start.client(), this.context.definition(),
 				this.context.namespace(), watchList, start.settings().shardSelector().get(), connection, skipped);
@@ -389,7 +390,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		}
 		catch (RuntimeException failure) {
 			// a customizer (the application's code) threw: nothing is left to watch with
-			getStatus().gaveUp(KubernetesErrors.describe(failure));
+			getStatus().post(new WatchInput.GaveUp(KubernetesErrors.describe(failure), null));
 			this.synced.completeExceptionally(failure);
 			return;
 		}
@@ -409,7 +410,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 
 	private synchronized void stop(boolean closePipeline) {
 		halt(closePipeline);
-		getStatus().stopped();
+		getStatus().post(new WatchInput.Stopped());
 		this.synced.cancel(false);
 	}
 
@@ -424,7 +425,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 			return;
 		}
 		halt();
-		getStatus().failed(reason, message);
+		getStatus().post(new WatchInput.GaveUp(message, reason));
 		this.synced.completeExceptionally(new IllegalStateException(message));
 	}
 
@@ -523,13 +524,13 @@ final class NamespaceInformer<T extends HasMetadata> {
 			String version = InformerOperations.currentResourceVersion(start.client(), this.context.definition(),
 					this.context.namespace());
 			if (version != null) {
-				getStatus().serverResourceVersionRead(version, at);
+				getStatus().observed().serverResourceVersionRead(version, at);
 				// the server's version when the list answered, not when it was asked
 				this.catchUp.reached(version);
 			}
 		}
 		catch (RuntimeException ex) {
-			getStatus().serverResourceVersionReadFailed(KubernetesErrors.describe(ex));
+			getStatus().observed().serverResourceVersionReadFailed(KubernetesErrors.describe(ex));
 		}
 	}
 

@@ -57,7 +57,7 @@ final class OnChangeListeners<T extends HasMetadata> implements GatedListeners.L
 		if (event instanceof ResourceUpdatedEvent<T> update) {
 			T last = this.filter.compare(key, update.getOldResource(), update.getResource());
 			if (last == null) {
-				status().eventFiltered();
+				status().observed().filtered();
 				return;
 			}
 			if (last != update.getOldResource()) {

@@ -13,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.runtime.recovery.RecoveryCheck;
 import dev.informer.runtime.recovery.ReplacementBackOff;
 import dev.informer.watch.KubernetesErrors;
@@ -70,8 +71,9 @@ final class Replacements<T extends HasMetadata> {
 	 */
 	boolean sample(InformerGeneration<T> generation) {
 		SharedIndexInformer<T> informer = generation.informer();
-		this.context.status().watchObserved(informer.isWatching());
-		boolean moved = this.context.status().resourceVersionObserved(informer.lastSyncResourceVersion());
+		boolean moved = this.context.status()
+			.post(new WatchInput.Sampled(informer.isWatching(), informer.lastSyncResourceVersion()))
+			.resourceVersionMoved();
 		if (!generation.isActive() || !generation.isStarted()) {
 			return moved;
 		}
@@ -99,7 +101,7 @@ final class Replacements<T extends HasMetadata> {
 	 * delivered twice. Logged once per connection.
 	 */
 	private void restartIfSilent(InformerGeneration<T> generation, boolean watching) {
-		Instant last = this.context.status().getLastArrivalAt();
+		Instant last = this.context.status().observed().lastArrivalAt();
 		Duration bound = this.settings.recovery().restartSilentWatchAfter();
 		if (!watching || last == null) {
 			return;
@@ -113,10 +115,10 @@ final class Replacements<T extends HasMetadata> {
 		// once per silence: a connection that stays silent after a restart (nothing but
 		// its opening arrived, as on a kind the API server has not seen change since it
 		// started, which sends no bookmarks) is restarted again at DEBUG
-		Instant lastBookmark = this.context.status().snapshot().liveness().lastBookmarkAt();
+		Instant lastBookmark = this.context.status().observed().lastBookmarkAt();
 		boolean again = this.silentSince != null && (lastBookmark == null || lastBookmark.isBefore(this.silentSince));
 		if (generation.connection().end(why)) {
-			this.context.status().watchSilent("watch silent: " + why);
+			this.context.status().post(new WatchInput.Silent("watch silent: " + why));
 			String message = "Informer '" + this.context.name() + "'" + this.context.where() + ": " + why
 					+ "; watching again from the last resourceVersion on a new connection";
 			if (again) {
@@ -145,7 +147,7 @@ final class Replacements<T extends HasMetadata> {
 			}
 			long delay = this.backOff.nextDelay();
 			generation.retire();
-			this.context.status().replacing(delay, why);
+			this.context.status().post(new WatchInput.Replacing(delay, why));
 			logger.warn("Informer '" + this.context.name() + "'" + this.context.where() + ": " + why
 					+ "; replacing it with a fresh informer in " + delay + " ms");
 			try {
@@ -163,7 +165,7 @@ final class Replacements<T extends HasMetadata> {
 			if (!this.watch.isReplaceable()) {
 				return;
 			}
-			this.context.status().resetAvailability();
+			this.context.status().post(new WatchInput.Replaced());
 			try {
 				// lists once a list permit is free, without this lock
 				this.watch.relist(reason, (ex) -> failed(reason, ex));

@@ -54,7 +54,7 @@ final class SkippedObjects<T extends HasMetadata> implements UndecodableObjects 
 
 	@Override
 	public void skipped(UndecodableObject object) {
-		if (this.active.getAsBoolean() && this.context.status().objectSkipped(object)) {
+		if (this.active.getAsBoolean() && this.context.status().observed().undecodable().skipped(object)) {
 			log(object);
 		}
 	}
@@ -62,14 +62,14 @@ final class SkippedObjects<T extends HasMetadata> implements UndecodableObjects 
 	@Override
 	public void deleted(String key) {
 		if (this.active.getAsBoolean()) {
-			this.context.status().objectDecoded(key);
+			this.context.status().observed().undecodable().deleted(key);
 		}
 	}
 
 	@Override
 	public void listed(Collection<UndecodableObject> skipped) {
 		if (this.active.getAsBoolean()) {
-			this.context.status().listSkipped(skipped).forEach(this::log);
+			this.context.status().observed().undecodable().listed(skipped).forEach(this::log);
 		}
 	}
 
@@ -99,7 +99,9 @@ final class SkippedObjects<T extends HasMetadata> implements UndecodableObjects 
 	 */
 	void decoded(T resource) {
 		this.context.status()
-			.objectDecoded(resource.getMetadata().getNamespace(), resource.getMetadata().getName(),
+			.observed()
+			.undecodable()
+			.decoded(resource.getMetadata().getNamespace(), resource.getMetadata().getName(),
 					resource.getMetadata().getResourceVersion());
 	}
 

@@ -63,7 +63,7 @@ class InformerGenerationTests {
 				new GatedListeners<>(queue, settings.gate(), () -> null, new CountingPublisher<>(context, settings),
 						DeliveryRecords.defaults()));
 		SkippedObjects<ConfigMap> skipped = new SkippedObjects<>(context);
-		WatchConnection connection = new WatchConnection(status::arrived);
+		WatchConnection connection = new WatchConnection(status.observed()::arrived);
 		return new InformerGeneration<>(context, pipeline, settings,
 				InformerOperations.informer(client, definition, namespace, false, null, connection, skipped),
 				connection, RelistReason.INITIAL, false, List.of(), new InformerGeneration.Owner<>() {

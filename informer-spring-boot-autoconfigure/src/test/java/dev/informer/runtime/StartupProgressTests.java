@@ -45,9 +45,9 @@ class StartupProgressTests {
 
 	@Test
 	void anInformerStillListingIsLoggedWithTheObjectsCachedSoFar(CapturedOutput output) throws Exception {
-		((WatchStatus) this.slow.getWatches().get(0)).contents(cached(1200));
+		((WatchStatus) this.slow.getWatches().get(0)).observed().contents(cached(1200));
 		TestWatches.sync(this.slow.getWatches().get(1), 30);
-		((WatchStatus) this.slow.getWatches().get(1)).contents(cached(30));
+		((WatchStatus) this.slow.getWatches().get(1)).observed().contents(cached(30));
 		ResourceInformer<ConfigMap> synced = TestWatches.configMaps(this.clock, "small");
 		TestWatches.sync(synced.getWatches().get(0), 3);
 		CompletableFuture<Void> all = new CompletableFuture<>();
@@ -86,7 +86,7 @@ class StartupProgressTests {
 		CompletableFuture<Void> synced = new CompletableFuture<>();
 		this.progress.listing(this.slow, synced);
 		assertThat(this.startup.getBufferedTimeline().getEvents()).isEmpty();
-		((WatchStatus) this.slow.getWatches().get(0)).contents(cached(7));
+		((WatchStatus) this.slow.getWatches().get(0)).observed().contents(cached(7));
 		synced.complete(null);
 		assertThat(tags("informer.list"))
 			.isEqualTo(Map.of("informer", "configmaps", "watches", "2", "outcome", "synced", "objects", "7"));

@@ -12,6 +12,7 @@ import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RetryPolicy;
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.runtime.status.WatchStatus;
 import dev.informer.watch.DeliveryObserver;
 import dev.informer.watch.EventType;
@@ -54,34 +55,34 @@ public final class TestWatches {
 	}
 
 	public static void sync(Watch watch, int items) {
-		status(watch).listStarted(RelistReason.INITIAL);
-		status(watch).listCompleted(items);
+		status(watch).post(new WatchInput.ListStarted(RelistReason.INITIAL));
+		status(watch).post(new WatchInput.ListCompleted(items));
 	}
 
 	public static void watching(Watch watch, boolean open) {
-		status(watch).watchObserved(open);
+		status(watch).post(new WatchInput.Sampled(open, null));
 	}
 
 	public static void error(Watch watch, Throwable ex) {
-		status(watch).errorOccurred(ex);
+		status(watch).post(WatchInput.Failed.of(ex));
 	}
 
 	public static void fail(Watch watch, Throwable ex) {
-		status(watch).errorOccurred(ex);
-		status(watch).gaveUp("gave up");
+		status(watch).post(WatchInput.Failed.of(ex));
+		status(watch).post(new WatchInput.GaveUp("gave up", null));
 	}
 
 	public static void relist(Watch watch, RelistReason reason, int items) {
-		status(watch).listStarted(reason);
-		status(watch).listCompleted(items);
+		status(watch).post(new WatchInput.ListStarted(reason));
+		status(watch).post(new WatchInput.ListCompleted(items));
 	}
 
 	public static void delivered(Watch watch, EventType type, int failedListeners) {
-		status(watch).eventDelivered(type, failedListeners);
+		status(watch).observed().delivered(type, failedListeners);
 	}
 
 	public static void resourceVersion(Watch watch, String resourceVersion) {
-		status(watch).resourceVersionObserved(resourceVersion);
+		status(watch).post(new WatchInput.Sampled(watch.isWatching(), resourceVersion));
 	}
 
 	private static WatchStatus status(Watch watch) {

@@ -18,6 +18,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import dev.informer.runtime.status.WatchInput;
 import dev.informer.runtime.recovery.RecoveryCheck;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.ReplacementBackOff;
@@ -85,7 +86,7 @@ public final class NamespaceSelectorWatch {
 		this.status = new WatchStatus(null, Duration.ZERO, clock, (status, previous, next, cause) -> {
 		}, availabilitySamples);
 		this.current = new Generation(List.of(), RelistReason.INITIAL);
-		this.status.contents(new WatchContents() {
+		this.status.observed().contents(new WatchContents() {
 
 			@Override
 			public int cacheSize() {
@@ -154,7 +155,7 @@ public final class NamespaceSelectorWatch {
 	synchronized void stop() {
 		this.stopped = true;
 		this.current.informer.stop();
-		this.status.stopped();
+		this.status.post(new WatchInput.Stopped());
 	}
 
 	/**
@@ -170,8 +171,8 @@ public final class NamespaceSelectorWatch {
 			return;
 		}
 		Generation generation = this.current;
-		this.status.watchObserved(generation.informer.isWatching());
-		this.status.resourceVersionObserved(generation.informer.lastSyncResourceVersion());
+		this.status.post(new WatchInput.Sampled(generation.informer.isWatching(),
+				generation.informer.lastSyncResourceVersion()));
 		checkRecovery(generation);
 	}
 
@@ -207,7 +208,7 @@ public final class NamespaceSelectorWatch {
 				+ "informer, seeded with the " + generation.informer.getStore().list().size() + " namespaces known");
 		List<Namespace> known = generation.informer.getStore().list();
 		generation.informer.stop();
-		this.status.resetAvailability();
+		this.status.post(new WatchInput.Replaced());
 		Generation next = new Generation(known, reason);
 		this.current = next;
 		next.informer.start();
@@ -254,13 +255,13 @@ public final class NamespaceSelectorWatch {
 					return false;
 				}
 				this.trigger.failed(ex);
-				selection.status.errorOccurred(ex);
+				selection.status.post(WatchInput.Failed.of(ex));
 				// a replacement has not started, but the watch had synced before
 				boolean retry = selection.retryPolicy.shouldRetry(isStarted || selection.status.isSynced(), ex);
 				logger.warn("Namespace watch of selector '" + selection.selector + "': " + KubernetesErrors.describe(ex)
 						+ (retry ? "; retrying with backoff" : "; not retrying"));
 				if (!retry) {
-					selection.status.gaveUp("gave up");
+					selection.status.post(new WatchInput.GaveUp("gave up", null));
 				}
 				return retry;
 			}
@@ -277,7 +278,7 @@ public final class NamespaceSelectorWatch {
 		public void onBeforeList(String resourceVersion) {
 			if (isCurrent()) {
 				this.listing = true;
-				NamespaceSelectorWatch.this.status.listStarted(this.trigger.next());
+				NamespaceSelectorWatch.this.status.post(new WatchInput.ListStarted(this.trigger.next()));
 			}
 		}
 
@@ -287,7 +288,8 @@ public final class NamespaceSelectorWatch {
 				this.listing = false;
 				this.listedAt = NamespaceSelectorWatch.this.clock.instant();
 				this.trigger.listed();
-				NamespaceSelectorWatch.this.status.listCompleted(this.informer.getStore().list().size());
+				NamespaceSelectorWatch.this.status
+					.post(new WatchInput.ListCompleted(this.informer.getStore().list().size()));
 			}
 		}
 

@@ -1,15 +1,16 @@
 package dev.informer.runtime.status;
 
 import java.time.Instant;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.informer.watch.WatchSnapshot;
 
 /**
- * The availability window of one watch: the last samples of whether it was open (oldest
- * overwritten first), and when it was lost or relisted by fabric8 within as many entries.
- * What {@link WatchSnapshot.Availability#isFlapping} judges.
+ * The availability window of one watch, immutable: the last samples of whether it was
+ * open (oldest overwritten first), and when it was lost or relisted by fabric8 within as
+ * many entries. What {@link WatchSnapshot.Availability#isFlapping} judges. Each change
+ * returns a new window; a window of the default size is 60 booleans.
  */
 final class AvailabilityWindow {
 
@@ -21,51 +22,59 @@ final class AvailabilityWindow {
 
 	private final boolean[] samples;
 
-	private int count;
+	private final int count;
 
-	private int next;
+	private final int next;
 
-	private final ArrayDeque<Instant> reconnects = new ArrayDeque<>();
+	private final List<Instant> reconnects;
 
-	private final ArrayDeque<Instant> relists = new ArrayDeque<>();
+	private final List<Instant> relists;
 
 	AvailabilityWindow(int samples) {
-		this.samples = new boolean[Math.max(1, samples)];
+		this(new boolean[Math.max(1, samples)], 0, 0, List.of(), List.of());
 	}
 
-	synchronized void sample(boolean open) {
-		this.samples[this.next] = open;
-		this.next = (this.next + 1) % this.samples.length;
-		this.count = Math.min(this.count + 1, this.samples.length);
+	private AvailabilityWindow(boolean[] samples, int count, int next, List<Instant> reconnects,
+			List<Instant> relists) {
+		this.samples = samples;
+		this.count = count;
+		this.next = next;
+		this.reconnects = reconnects;
+		this.relists = relists;
 	}
 
-	synchronized void lost(Instant at) {
-		add(this.reconnects, at);
+	AvailabilityWindow sample(boolean open) {
+		boolean[] samples = this.samples.clone();
+		samples[this.next] = open;
+		return new AvailabilityWindow(samples, Math.min(this.count + 1, samples.length),
+				(this.next + 1) % samples.length, this.reconnects, this.relists);
 	}
 
-	synchronized void relistedByFabric8(Instant at) {
-		add(this.relists, at);
+	AvailabilityWindow lost(Instant at) {
+		return new AvailabilityWindow(this.samples, this.count, this.next, add(this.reconnects, at), this.relists);
 	}
 
-	private void add(ArrayDeque<Instant> times, Instant at) {
-		times.addLast(at);
-		if (times.size() > this.samples.length) {
-			times.removeFirst();
-		}
+	AvailabilityWindow relistedByFabric8(Instant at) {
+		return new AvailabilityWindow(this.samples, this.count, this.next, this.reconnects, add(this.relists, at));
+	}
+
+	private List<Instant> add(List<Instant> times, Instant at) {
+		List<Instant> added = new ArrayList<>(times.size() + 1);
+		added.addAll(times.subList(Math.max(0, times.size() + 1 - this.samples.length), times.size()));
+		added.add(at);
+		return List.copyOf(added);
 	}
 
 	/**
 	 * Forget everything: a replaced watch starts a new window.
+	 * @return an empty window of the same size
 	 */
-	synchronized void reset() {
-		this.count = 0;
-		this.next = 0;
-		this.reconnects.clear();
-		this.relists.clear();
+	AvailabilityWindow reset() {
+		return new AvailabilityWindow(this.samples.length);
 	}
 
-	synchronized WatchSnapshot.Availability snapshot() {
-		return new WatchSnapshot.Availability(share(), List.copyOf(this.reconnects), List.copyOf(this.relists));
+	WatchSnapshot.Availability snapshot() {
+		return new WatchSnapshot.Availability(share(), this.reconnects, this.relists);
 	}
 
 	private double share() {

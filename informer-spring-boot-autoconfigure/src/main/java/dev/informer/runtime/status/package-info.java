@@ -1,9 +1,10 @@
 /**
- * The status of each watch, as the runtime records it and the read model shows it: one
- * state machine ({@link dev.informer.runtime.status.WatchStateMachine}), counters, the
- * availability window and resync cycles, assembled into immutable
- * {@link dev.informer.watch.WatchSnapshot snapshots}. Depends on the API and the read
- * model only; never holds resource data.
+ * The status of each watch: its immutable {@link dev.informer.runtime.status.WatchState
+ * state}, changed only by {@link dev.informer.runtime.status.WatchTransitions#step} run
+ * by its one writer, {@link dev.informer.runtime.status.WatchStatus}; beside it, the
+ * {@link dev.informer.runtime.status.WatchObservations counts} of what flows through the
+ * watch; read as immutable {@link dev.informer.watch.WatchSnapshot snapshots}. Depends on
+ * the API and the read model only; never holds resource data.
  */
 @NullMarked
 package dev.informer.runtime.status;

@@ -29,9 +29,9 @@ class WatchStatusTests {
 
 	@Test
 	void theInitialListSyncsAndEveryTransitionIsReportedWithItsCause() {
-		this.status.listStarted(RelistReason.INITIAL);
+		this.status.post(new WatchInput.ListStarted(RelistReason.INITIAL));
 		this.clock.advance(Duration.ofMillis(250));
-		assertThat(this.status.listCompleted(3)).isTrue();
+		assertThat(this.status.post(new WatchInput.ListCompleted(3)).firstSync()).isTrue();
 		assertThat(this.status.isSynced()).isTrue();
 		assertThat(this.status.snapshot().lifecycle().syncedAt()).isEqualTo(this.clock.instant());
 		assertThat(this.status.snapshot().lists().last()).satisfies((list) -> {
@@ -48,17 +48,17 @@ class WatchStatusTests {
 	@Test
 	void aLostWatchIsTimedFromTheSampleThatFoundItClosedAndCountedOnce() {
 		synced();
-		this.status.watchObserved(true);
+		this.status.post(new WatchInput.Sampled(true, null));
 		assertThat(this.status.getNotWatchingSince()).isNull();
 		this.clock.advance(Duration.ofMinutes(7));
-		this.status.watchObserved(false);
+		this.status.post(new WatchInput.Sampled(false, null));
 		this.clock.advance(Duration.ofSeconds(1));
-		this.status.watchObserved(false);
+		this.status.post(new WatchInput.Sampled(false, null));
 		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
 		assertThat(this.status.isWatching()).isFalse();
 		assertThat(this.status.getNotWatchingSince()).isEqualTo(at("2026-01-01T00:07:00Z"));
 		assertThat(this.status.snapshot().connection().reconnects()).isEqualTo(1);
-		this.status.watchObserved(true);
+		this.status.post(new WatchInput.Sampled(true, null));
 		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
 		assertThat(this.status.getNotWatchingSince()).isNull();
 		assertThat(this.transitions).endsWith("WATCHING->RECONNECTING (watch closed)",
@@ -67,12 +67,12 @@ class WatchStatusTests {
 
 	@Test
 	void theWatchIsNotOpenUntilASampleFindsItOpenAfterTheList() {
-		this.status.listStarted(RelistReason.INITIAL);
-		this.status.listCompleted(0);
+		this.status.post(new WatchInput.ListStarted(RelistReason.INITIAL));
+		this.status.post(new WatchInput.ListCompleted(0));
 		assertThat(this.status.isWatching()).isFalse();
 		assertThat(this.status.getNotWatchingSince()).isEqualTo(this.clock.instant());
 		// not yet seen open, so not a reconnect
-		this.status.watchObserved(false);
+		this.status.post(new WatchInput.Sampled(false, null));
 		assertThat(this.status.snapshot().connection().reconnects()).isZero();
 		assertThat(this.status.getState()).isEqualTo(InformerState.WATCHING);
 	}
@@ -80,10 +80,10 @@ class WatchStatusTests {
 	@Test
 	void errorsAfterTheSyncMeanReconnectingAndCountOneReconnectPerLoss() {
 		synced();
-		this.status.watchObserved(true);
-		this.status.errorOccurred(TestWatches.forbidden());
+		this.status.post(new WatchInput.Sampled(true, null));
+		this.status.post(WatchInput.Failed.of(TestWatches.forbidden()));
 		this.clock.advance(Duration.ofSeconds(2));
-		this.status.errorOccurred(TestWatches.forbidden());
+		this.status.post(WatchInput.Failed.of(TestWatches.forbidden()));
 		assertThat(this.status.getState()).isEqualTo(InformerState.RECONNECTING);
 		assertThat(this.status.snapshot().connection().reconnects()).isEqualTo(1);
 		assertThat(this.status.snapshot().errors().consecutive()).isEqualTo(2);
@@ -100,19 +100,19 @@ class WatchStatusTests {
 		synced();
 		// what a fabric8 informer created by a manual relist reports, as it happens
 		ListTrigger trigger = new ListTrigger(RelistReason.MANUAL);
-		this.status.listStarted(trigger.next());
+		this.status.post(new WatchInput.ListStarted(trigger.next()));
 		trigger.listed();
-		this.status.listCompleted(4);
+		this.status.post(new WatchInput.ListCompleted(4));
 		assertThat(this.status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.MANUAL);
 		// fabric8 lists again without reporting an error only after 410 Gone
-		this.status.listStarted(trigger.next());
+		this.status.post(new WatchInput.ListStarted(trigger.next()));
 		trigger.listed();
-		this.status.listCompleted(4);
+		this.status.post(new WatchInput.ListCompleted(4));
 		trigger.failed(TestWatches.serverError());
-		this.status.errorOccurred(TestWatches.serverError());
-		this.status.listStarted(trigger.next());
+		this.status.post(WatchInput.Failed.of(TestWatches.serverError()));
+		this.status.post(new WatchInput.ListStarted(trigger.next()));
 		assertThat(this.status.getState()).isEqualTo(InformerState.RELISTING);
-		this.status.listCompleted(4);
+		this.status.post(new WatchInput.ListCompleted(4));
 		assertThat(this.status.snapshot().lists().relists()).containsEntry("manual", 1L)
 			.containsEntry("410", 1L)
 			.containsEntry("error", 1L);
@@ -127,16 +127,16 @@ class WatchStatusTests {
 		assertThat(this.status.snapshot().resync().nextDueAt())
 			.isEqualTo(this.clock.instant().plus(Duration.ofMinutes(10)));
 		this.clock.advance(Duration.ofMinutes(10));
-		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.status.observed().delivered(EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(300));
-		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.status.observed().delivered(EventType.RESYNC, 0);
 		this.clock.advance(Duration.ofMillis(200));
-		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.status.observed().delivered(EventType.RESYNC, 0);
 		assertThat(this.status.snapshot().resync().cycles()).isEqualTo(1);
 		assertThat(this.status.snapshot().resync().lastDuration()).isEqualTo(Duration.ofMillis(500));
 		assertThat(this.status.snapshot().resync().nextDueAt()).isEqualTo(at("2026-01-01T00:20:00Z"));
 		this.clock.advance(Duration.ofMinutes(10));
-		this.status.eventDelivered(EventType.RESYNC, 0);
+		this.status.observed().delivered(EventType.RESYNC, 0);
 		assertThat(this.status.snapshot().resync().cycles()).isEqualTo(2);
 		assertThat(this.status.snapshot().resync().lastDuration()).isZero();
 		assertThat(this.status.snapshot().resync().totalTime()).isEqualTo(Duration.ofMillis(500));
@@ -148,13 +148,13 @@ class WatchStatusTests {
 	void activityIsTheLaterOfTheLastEventAndTheLastResourceVersionChange() {
 		synced();
 		assertThat(this.status.getLastActivityAt()).isNull();
-		this.status.eventDelivered(EventType.ADDED, 1);
+		this.status.observed().delivered(EventType.ADDED, 1);
 		this.clock.advance(Duration.ofSeconds(60));
-		this.status.resourceVersionObserved("42");
+		this.status.post(new WatchInput.Sampled(true, "42"));
 		assertThat(this.status.getLastActivityAt()).isEqualTo(this.clock.instant());
 		this.clock.advance(Duration.ofSeconds(60));
 		// a bookmark with the same version is no progress
-		this.status.resourceVersionObserved("42");
+		this.status.post(new WatchInput.Sampled(true, "42"));
 		assertThat(this.status.getLastActivityAt()).isEqualTo(this.clock.instant().minusSeconds(60));
 		assertThat(this.status.snapshot().events().listenerFailures()).isEqualTo(1);
 	}
@@ -162,10 +162,10 @@ class WatchStatusTests {
 	@Test
 	void stoppedIsFinal() {
 		synced();
-		this.status.stopped();
-		this.status.watchObserved(true);
-		this.status.errorOccurred(TestWatches.serverError());
-		this.status.listStarted(RelistReason.ERROR);
+		this.status.post(new WatchInput.Stopped());
+		this.status.post(new WatchInput.Sampled(true, null));
+		this.status.post(WatchInput.Failed.of(TestWatches.serverError()));
+		this.status.post(new WatchInput.ListStarted(RelistReason.ERROR));
 		assertThat(this.status.getState()).isEqualTo(InformerState.STOPPED);
 		assertThat(this.transitions).last().asString().isEqualTo("WATCHING->STOPPED (stopped)");
 	}
