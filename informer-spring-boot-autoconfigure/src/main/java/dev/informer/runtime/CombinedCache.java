@@ -66,7 +66,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	 * holds every change up to it.
 	 */
 	private @Nullable Outcome<T> reached(@Nullable String namespace, String key, String resourceVersion) {
-		for (NamespaceInformer<T> part : this.parts.list()) {
+		for (ResourceWatch<T> part : this.parts.list()) {
 			String watched = part.getNamespace();
 			if (watched != null && !watched.equals(namespace)) {
 				continue;
@@ -104,7 +104,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	@Override
 	public List<T> list(String namespace) {
 		List<T> result = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts.list()) {
+		for (ResourceWatch<T> part : this.parts.list()) {
 			String watched = part.getNamespace();
 			if (watched == null) {
 				result.addAll(listAllNamespacesPart(part, namespace));
@@ -119,7 +119,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 		return Collections.unmodifiableList(result);
 	}
 
-	private List<T> listAllNamespacesPart(NamespaceInformer<T> part, String namespace) {
+	private List<T> listAllNamespacesPart(ResourceWatch<T> part, String namespace) {
 		SharedIndexInformer<T> informer = part.source().informer();
 		if (informer == null) {
 			return List.of();
@@ -142,7 +142,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	public List<T> byIndex(String index, String value) {
 		List<T> result = new ArrayList<>();
 		boolean known = false;
-		for (NamespaceInformer<T> part : this.parts.list()) {
+		for (ResourceWatch<T> part : this.parts.list()) {
 			SharedIndexInformer<T> informer = part.source().informer();
 			if (informer != null && informer.getIndexer().getIndexers().containsKey(index)) {
 				known = true;
@@ -159,7 +159,7 @@ final class CombinedCache<T extends HasMetadata> implements ResourceCache<T> {
 	public Set<String> indexKeys(String index) {
 		Set<String> keys = new TreeSet<>();
 		boolean known = false;
-		for (NamespaceInformer<T> part : this.parts.list()) {
+		for (ResourceWatch<T> part : this.parts.list()) {
 			SharedIndexInformer<T> informer = part.source().informer();
 			Function<T, List<String>> function = (informer != null) ? informer.getIndexer().getIndexers().get(index)
 					: null;

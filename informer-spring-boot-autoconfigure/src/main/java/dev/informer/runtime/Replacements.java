@@ -38,7 +38,7 @@ final class Replacements<T extends HasMetadata> {
 
 	private final Object lock;
 
-	private final Watch<T> watch;
+	private final Replaceable<T> watch;
 
 	private final ReplacementBackOff backOff;
 
@@ -55,7 +55,7 @@ final class Replacements<T extends HasMetadata> {
 	 * @param lock the watch's lock
 	 * @param watch what is replaced
 	 */
-	Replacements(WatchContext<T> context, WatchSettings settings, Object lock, Watch<T> watch) {
+	Replacements(WatchContext<T> context, WatchSettings settings, Object lock, Replaceable<T> watch) {
 		this.context = context;
 		this.settings = settings;
 		this.lock = lock;
@@ -69,7 +69,7 @@ final class Replacements<T extends HasMetadata> {
 	 * @return whether its resourceVersion moved since the last sample (a bookmark moves
 	 * it without any change to the cache)
 	 */
-	boolean sample(InformerGeneration<T> generation) {
+	boolean sample(WatchGeneration<T> generation) {
 		SharedIndexInformer<T> informer = generation.informer();
 		boolean moved = this.context.status()
 			.post(new WatchInput.Sampled(informer.isWatching(), informer.lastSyncResourceVersion()))
@@ -100,7 +100,7 @@ final class Replacements<T extends HasMetadata> {
 	 * again from its last resourceVersion on a new connection: no relist, nothing
 	 * delivered twice. Logged once per connection.
 	 */
-	private void restartIfSilent(InformerGeneration<T> generation, boolean watching) {
+	private void restartIfSilent(WatchGeneration<T> generation, boolean watching) {
 		Instant last = this.context.status().observed().lastArrivalAt();
 		Duration bound = this.settings.recovery().restartSilentWatchAfter();
 		if (!watching || last == null) {
@@ -139,7 +139,7 @@ final class Replacements<T extends HasMetadata> {
 	 */
 	void schedule(@Nullable RelistReason reason, String why) {
 		synchronized (this.lock) {
-			InformerGeneration<T> generation = this.watch.current();
+			WatchGeneration<T> generation = this.watch.current();
 			// callers judged the current generation; one retired already is a failed
 			// replacement
 			if (reason == null || generation == null || this.pending != null || !this.watch.isReplaceable()) {
@@ -199,7 +199,7 @@ final class Replacements<T extends HasMetadata> {
 	 *
 	 * @param <T> the resource type
 	 */
-	interface Watch<T extends HasMetadata> {
+	interface Replaceable<T extends HasMetadata> {
 
 		/**
 		 * Return whether the watch runs and may be replaced (it is not leaving).
@@ -211,7 +211,7 @@ final class Replacements<T extends HasMetadata> {
 		 * Return the current fabric8 informer.
 		 * @return the generation, {@code null} before the start
 		 */
-		@Nullable InformerGeneration<T> current();
+		@Nullable WatchGeneration<T> current();
 
 		/**
 		 * Replace the current fabric8 informer by a new one that relists, once a list

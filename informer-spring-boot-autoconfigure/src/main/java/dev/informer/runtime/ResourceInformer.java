@@ -45,10 +45,10 @@ import dev.informer.watch.WatchSetObserver;
 import dev.informer.watch.WatchedInformer;
 
 /**
- * One declared informer: one watch ({@link NamespaceInformer}) per declared namespace, or
- * one for all, or one per namespace a {@code namespace-selector} matches; a cache over
- * all of them; the threads its watches share (delivery and recovery); and the events
- * about the whole informer (state changes, sync).
+ * One declared informer: one watch ({@link ResourceWatch}) per declared namespace, or one
+ * for all, or one per namespace a {@code namespace-selector} matches; a cache over all of
+ * them; the threads its watches share (delivery and recovery); and the events about the
+ * whole informer (state changes, sync).
  *
  * @param <T> the resource type
  * @since 0.1.0
@@ -141,8 +141,8 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 		this.cache = new CombinedCache<>(this.watches, definition.getDeclaration().getIndexes().keySet());
 	}
 
-	private NamespaceInformer<T> newWatch(@Nullable String namespace) {
-		return new NamespaceInformer<>(this.definition, namespace, this.clock, this.recovery, this.events);
+	private ResourceWatch<T> newWatch(@Nullable String namespace) {
+		return new ResourceWatch<>(this.definition, namespace, this.clock, this.recovery, this.events);
 	}
 
 	@Override
@@ -162,7 +162,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	@Override
 	public List<Watch> getWatches() {
-		return this.watches.stream().<Watch>map(NamespaceInformer::getStatus).toList();
+		return this.watches.stream().<Watch>map(ResourceWatch::getStatus).toList();
 	}
 
 	@Override
@@ -177,7 +177,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	@Override
 	public boolean isWatching() {
-		return this.watches.stream().allMatch(NamespaceInformer::isWatching);
+		return this.watches.stream().allMatch(ResourceWatch::isWatching);
 	}
 
 	/**
@@ -185,7 +185,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * {@link WatchMonitor} every {@link WatchMonitor#DEFAULT_PERIOD sampling period}.
 	 */
 	public void sampleWatches() {
-		this.watches.stream().forEach(NamespaceInformer::sample);
+		this.watches.stream().forEach(ResourceWatch::sample);
 		this.selection.sample();
 		this.left.sample();
 	}
@@ -195,7 +195,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * cache is behind; called by the {@link StalenessCheck}.
 	 */
 	public void checkServerResourceVersions() {
-		this.watches.stream().forEach(NamespaceInformer::checkServerResourceVersion);
+		this.watches.stream().forEach(ResourceWatch::checkServerResourceVersion);
 	}
 
 	@Override
@@ -255,7 +255,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	@Override
 	public boolean servesShardSelectors(KubernetesClient client) {
 		// with a namespace-selector no namespace may match yet: ask across all of them
-		List<NamespaceInformer<T>> watches = this.watches.list();
+		List<ResourceWatch<T>> watches = this.watches.list();
 		String namespace = watches.isEmpty() ? null : watches.get(0).getNamespace();
 		return InformerOperations.servesShardSelectors(client, this.definition, namespace,
 				ShardRanges.of(0, 1).selector());
@@ -355,7 +355,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 			return this.selection.start(shared, selection, start);
 		}
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
-		for (NamespaceInformer<T> watch : this.watches.list()) {
+		for (ResourceWatch<T> watch : this.watches.list()) {
 			synced.add(watch.start(start));
 		}
 		return Futures.allOrFirstFailure(synced);
@@ -383,7 +383,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public CompletableFuture<Void> relist(RelistReason reason) {
 		List<CompletableFuture<Void>> listed = new ArrayList<>();
-		for (NamespaceInformer<T> watch : this.watches.list()) {
+		for (ResourceWatch<T> watch : this.watches.list()) {
 			listed.add(watch.relist(reason));
 		}
 		return CompletableFuture.allOf(listed.toArray(CompletableFuture[]::new));
@@ -396,7 +396,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 */
 	public synchronized void stop() {
 		this.selection.stop();
-		this.watches.stream().forEach(NamespaceInformer::stop);
+		this.watches.stream().forEach(ResourceWatch::stop);
 		shutDownThreads();
 	}
 
@@ -413,7 +413,7 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	 * @return the failed watches
 	 */
 	public List<WatchStatus> getUnsynced() {
-		return this.watches.stream().map(NamespaceInformer::getStatus).filter((status) -> !status.isSynced()).toList();
+		return this.watches.stream().map(ResourceWatch::getStatus).filter((status) -> !status.isSynced()).toList();
 	}
 
 	/**

@@ -27,7 +27,7 @@ import dev.informer.watch.WatchedInformer;
 
 /**
  * The namespaces of an informer declared with a {@code namespace-selector}: a
- * {@link NamespaceInformer} is added when a namespace joins and removed when it leaves. A
+ * {@link ResourceWatch} is added when a namespace joins and removed when it leaves. A
  * namespace that leaves first delivers a delete, flagged as having left the selection,
  * for each object its listeners have seen, then stops; a namespace that joins again
  * meanwhile starts only once that is done, so that its adds never overtake those deletes.
@@ -42,7 +42,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	private final WatchedInformer<T> informer;
 
-	private final Function<String, NamespaceInformer<T>> newWatch;
+	private final Function<String, ResourceWatch<T>> newWatch;
 
 	private final InformerEventPublisher publisher;
 
@@ -64,7 +64,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 * @param observers told of each watch added and removed
 	 * @param left the deletes kept back for namespaces that left
 	 */
-	SelectedNamespaces(WatchedInformer<T> informer, Function<String, NamespaceInformer<T>> newWatch,
+	SelectedNamespaces(WatchedInformer<T> informer, Function<String, ResourceWatch<T>> newWatch,
 			InformerEventPublisher publisher, Runnable synced, WatchSet<T> parts, List<WatchSetObserver> observers,
 			LeftNamespaces<T> left) {
 		this.informer = informer;
@@ -80,7 +80,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	private final Map<String, LeavingNamespace<T>> leaving = new ConcurrentHashMap<>();
 
 	/** The namespaces matching at start, and whether startup still waits for each. */
-	private final Map<NamespaceInformer<T>, CompletableFuture<Void>> startupWaits = new ConcurrentHashMap<>();
+	private final Map<ResourceWatch<T>, CompletableFuture<Void>> startupWaits = new ConcurrentHashMap<>();
 
 	private @Nullable NamespaceSelectorWatches selections;
 
@@ -131,7 +131,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 */
 	private CompletableFuture<Void> syncedAtStart(Set<String> namespaces) {
 		List<CompletableFuture<Void>> synced = new ArrayList<>();
-		for (NamespaceInformer<T> part : this.parts.list()) {
+		for (ResourceWatch<T> part : this.parts.list()) {
 			if (namespaces.contains(part.getNamespace())) {
 				CompletableFuture<Void> partSynced = new CompletableFuture<>();
 				this.startupWaits.put(part, partSynced);
@@ -215,7 +215,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	@Override
 	public void namespaceJoined(String namespace, String cause) {
-		NamespaceInformer<T> part;
+		ResourceWatch<T> part;
 		LeavingNamespace<T> previous;
 		synchronized (this) {
 			if (!this.running || this.parts.find(namespace) != null) {
@@ -238,7 +238,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 * watch kept back; if it does not start (it left again, or the informer stopped),
 	 * they stay kept.
 	 */
-	private synchronized void startPart(String namespace, NamespaceInformer<T> part, @Nullable Pipeline<T> kept) {
+	private synchronized void startPart(String namespace, ResourceWatch<T> part, @Nullable Pipeline<T> kept) {
 		WatchStart start = this.start;
 		if (this.running && start != null && this.parts.contains(part)) {
 			// only now: the meters of a previous watch of this namespace are removed
@@ -255,7 +255,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 
 	@Override
 	public void namespaceLeft(String namespace, String cause) {
-		NamespaceInformer<T> part;
+		ResourceWatch<T> part;
 		LeavingNamespace<T> leaving;
 		synchronized (this) {
 			part = this.parts.find(namespace);
@@ -276,7 +276,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	}
 
 	private void leave(LeavingNamespace<T> leaving, String cause) {
-		NamespaceInformer<T> part = leaving.part();
+		ResourceWatch<T> part = leaving.part();
 		String namespace = String.valueOf(part.getNamespace());
 		part.leave(() -> this.publisher.publish(new InformerNamespaceChangedEvent(this.informer.getName(), namespace,
 				InformerNamespaceChangedEvent.Change.LEFT, cause)), (kept) -> this.left.keep(namespace, kept))
@@ -288,7 +288,7 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	}
 
 	void stop() {
-		List<NamespaceInformer<T>> removed;
+		List<ResourceWatch<T>> removed;
 		synchronized (this) {
 			if (!this.running) {
 				return;
@@ -306,13 +306,13 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 		if (selections != null && selector != null) {
 			selections.remove(selector, this);
 		}
-		for (NamespaceInformer<T> part : removed) {
+		for (ResourceWatch<T> part : removed) {
 			part.stop();
 			this.observers.forEach((observer) -> observer.watchRemoved(this.informer, part.getStatus()));
 		}
 	}
 
-	private record LeavingNamespace<T extends HasMetadata>(NamespaceInformer<T> part, CompletableFuture<Void> done) {
+	private record LeavingNamespace<T extends HasMetadata>(ResourceWatch<T> part, CompletableFuture<Void> done) {
 
 	}
 

@@ -4,7 +4,7 @@ import dev.informer.InformerState;
 import dev.informer.runtime.status.WatchStatus;
 
 /**
- * What a watch ({@link NamespaceInformer}) tells its informer.
+ * What a watch ({@link ResourceWatch}) tells its informer.
  */
 interface WatchEvents {
 

@@ -15,22 +15,22 @@ import org.jspecify.annotations.Nullable;
  */
 final class WatchSet<T extends HasMetadata> {
 
-	private final List<NamespaceInformer<T>> watches = new CopyOnWriteArrayList<>();
+	private final List<ResourceWatch<T>> watches = new CopyOnWriteArrayList<>();
 
-	void add(NamespaceInformer<T> watch) {
+	void add(ResourceWatch<T> watch) {
 		this.watches.add(watch);
 	}
 
-	boolean remove(NamespaceInformer<T> watch) {
+	boolean remove(ResourceWatch<T> watch) {
 		return this.watches.remove(watch);
 	}
 
-	boolean contains(NamespaceInformer<T> watch) {
+	boolean contains(ResourceWatch<T> watch) {
 		return this.watches.contains(watch);
 	}
 
-	@Nullable NamespaceInformer<T> find(String namespace) {
-		for (NamespaceInformer<T> watch : this.watches) {
+	@Nullable ResourceWatch<T> find(String namespace) {
+		for (ResourceWatch<T> watch : this.watches) {
 			if (namespace.equals(watch.getNamespace())) {
 				return watch;
 			}
@@ -42,11 +42,11 @@ final class WatchSet<T extends HasMetadata> {
 	 * Return the watches now.
 	 * @return an unmodifiable snapshot
 	 */
-	List<NamespaceInformer<T>> list() {
+	List<ResourceWatch<T>> list() {
 		return List.copyOf(this.watches);
 	}
 
-	Stream<NamespaceInformer<T>> stream() {
+	Stream<ResourceWatch<T>> stream() {
 		return this.watches.stream();
 	}
 
@@ -54,8 +54,8 @@ final class WatchSet<T extends HasMetadata> {
 	 * Remove every watch.
 	 * @return the watches removed
 	 */
-	List<NamespaceInformer<T>> clear() {
-		List<NamespaceInformer<T>> removed = list();
+	List<ResourceWatch<T>> clear() {
+		List<ResourceWatch<T>> removed = list();
 		this.watches.removeAll(removed);
 		return removed;
 	}

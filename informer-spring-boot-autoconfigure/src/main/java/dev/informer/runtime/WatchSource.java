@@ -18,15 +18,15 @@ import dev.informer.runtime.status.WatchContents;
  */
 final class WatchSource<T extends HasMetadata> implements WatchContents {
 
-	private volatile @Nullable InformerGeneration<T> generation;
+	private volatile @Nullable WatchGeneration<T> generation;
 
 	private volatile @Nullable Pipeline<T> pipeline;
 
-	@Nullable InformerGeneration<T> generation() {
+	@Nullable WatchGeneration<T> generation() {
 		return this.generation;
 	}
 
-	void generation(@Nullable InformerGeneration<T> generation) {
+	void generation(@Nullable WatchGeneration<T> generation) {
 		this.generation = generation;
 	}
 
@@ -39,12 +39,12 @@ final class WatchSource<T extends HasMetadata> implements WatchContents {
 	}
 
 	@Nullable CachingItemStore<T> store() {
-		InformerGeneration<T> generation = this.generation;
+		WatchGeneration<T> generation = this.generation;
 		return (generation != null) ? generation.store() : null;
 	}
 
 	@Nullable SharedIndexInformer<T> informer() {
-		InformerGeneration<T> generation = this.generation;
+		WatchGeneration<T> generation = this.generation;
 		return (generation != null) ? generation.informer() : null;
 	}
 
@@ -62,7 +62,7 @@ final class WatchSource<T extends HasMetadata> implements WatchContents {
 	 * @return the changes
 	 */
 	long upstreamBacklog() {
-		InformerGeneration<T> generation = this.generation;
+		WatchGeneration<T> generation = this.generation;
 		return (generation != null) ? generation.pending().backlog() : 0;
 	}
 

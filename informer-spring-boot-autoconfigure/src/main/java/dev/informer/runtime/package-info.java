@@ -1,6 +1,6 @@
 /**
  * Informer runtime, internal, its core: the informers ({@code ResourceInformer}), their
- * watches ({@code NamespaceInformer}) and the pipeline each watch wires when it starts
+ * watches ({@code ResourceWatch}) and the pipeline each watch wires when it starts
  * (source, change log, listener queue, replica gate, on-change filter, listeners), the
  * registry and the lifecycle. Each concern around the core has a room of its own
  * ({@code status}, {@code recovery}, {@code kinds}, {@code namespaces}, {@code replicas},

@@ -34,12 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * One fabric8 informer of a watch, as the watch's relists, stops and list permits drive
  * it from several threads.
  */
-class InformerGenerationTests {
+class WatchGenerationTests {
 
 	@Test
 	void aGenerationRetiredBeforeItsPermitArrivedStartsNothingAndGivesThePermitBack() {
 		try (MockApiServer mock = MockApiServer.crud()) {
-			InformerGeneration<ConfigMap> generation = generation(mock.client(), "permits");
+			WatchGeneration<ConfigMap> generation = generation(mock.client(), "permits");
 			// another thread stopped or relisted the watch between the permit's check and
 			// the start
 			generation.retire();
@@ -49,7 +49,7 @@ class InformerGenerationTests {
 		}
 	}
 
-	private static InformerGeneration<ConfigMap> generation(KubernetesClient client, String namespace) {
+	private static WatchGeneration<ConfigMap> generation(KubernetesClient client, String namespace) {
 		Clock clock = Clock.systemUTC();
 		InformerDefinition<ConfigMap> definition = TestWatches.configMaps(clock, namespace).getDefinition();
 		WatchStatus status = new WatchStatus(namespace, Duration.ZERO, clock, (watch, previous, current, cause) -> {
@@ -64,9 +64,9 @@ class InformerGenerationTests {
 						DeliveryRecords.defaults()));
 		SkippedObjects<ConfigMap> skipped = new SkippedObjects<>(context);
 		WatchConnection connection = new WatchConnection(status.observed()::arrived);
-		return new InformerGeneration<>(context, pipeline, settings,
+		return new WatchGeneration<>(context, pipeline, settings,
 				InformerOperations.informer(client, definition, namespace, false, null, connection, skipped),
-				connection, RelistReason.INITIAL, false, List.of(), new InformerGeneration.Owner<>() {
+				connection, RelistReason.INITIAL, false, List.of(), new WatchGeneration.Owner<>() {
 
 					@Override
 					public void synced(@Nullable Throwable failure) {
@@ -77,11 +77,11 @@ class InformerGenerationTests {
 					}
 
 					@Override
-					public void stopped(InformerGeneration<ConfigMap> generation, String why) {
+					public void stopped(WatchGeneration<ConfigMap> generation, String why) {
 					}
 
 					@Override
-					public void watchListRefused(InformerGeneration<ConfigMap> generation, Throwable refusal) {
+					public void watchListRefused(WatchGeneration<ConfigMap> generation, Throwable refusal) {
 					}
 
 				}, skipped);

@@ -43,9 +43,9 @@ import dev.informer.watch.RelistReason;
  *
  * @param <T> the resource type
  */
-final class InformerGeneration<T extends HasMetadata> implements ResourceEventHandler<T>, ExceptionHandler {
+final class WatchGeneration<T extends HasMetadata> implements ResourceEventHandler<T>, ExceptionHandler {
 
-	private static final Log logger = LogFactory.getLog(InformerGeneration.class);
+	private static final Log logger = LogFactory.getLog(WatchGeneration.class);
 
 	private static final Runnable NOTHING = () -> {
 	};
@@ -120,7 +120,7 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 	 * @param skipped what the informer's serialization says about objects that do not
 	 * decode
 	 */
-	InformerGeneration(WatchContext<T> context, Pipeline<T> pipeline, WatchSettings settings,
+	WatchGeneration(WatchContext<T> context, Pipeline<T> pipeline, WatchSettings settings,
 			SharedIndexInformer<T> informer, WatchConnection connection, RelistReason trigger, boolean watchList,
 			List<InformerCustomizer> customizers, Owner<T> owner, SkippedObjects<T> skipped) {
 		this.context = context;
@@ -492,14 +492,14 @@ final class InformerGeneration<T extends HasMetadata> implements ResourceEventHa
 		 * @param generation the generation
 		 * @param why what happened
 		 */
-		void stopped(InformerGeneration<T> generation, String why);
+		void stopped(WatchGeneration<T> generation, String why);
 
 		/**
 		 * The API server refused a generation's watch-list: list and watch instead.
 		 * @param generation the refused generation
 		 * @param refusal the error
 		 */
-		void watchListRefused(InformerGeneration<T> generation, Throwable refusal);
+		void watchListRefused(WatchGeneration<T> generation, Throwable refusal);
 
 	}
 

@@ -33,7 +33,7 @@ import dev.informer.watch.RelistReason;
  * Wires the watch's pipeline when it starts (source → {@link ChangeLog change log} →
  * {@link ListenerQueue listener queue} → {@link GatedListeners replica gate} →
  * {@link OnChangeListeners on-change filter} → {@link CountingPublisher listeners}) and
- * swaps its source, the fabric8 informer ({@link InformerGeneration}), under one lock: to
+ * swaps its source, the fabric8 informer ({@link WatchGeneration}), under one lock: to
  * start, relist, replace (recovery) and stop. A relist seeds the new generation with what
  * listeners will have seen, so that it delivers only the differences.
  * <p>
@@ -44,9 +44,9 @@ import dev.informer.watch.RelistReason;
  *
  * @param <T> the resource type
  */
-final class NamespaceInformer<T extends HasMetadata> {
+final class ResourceWatch<T extends HasMetadata> {
 
-	private static final Log logger = LogFactory.getLog(NamespaceInformer.class);
+	private static final Log logger = LogFactory.getLog(ResourceWatch.class);
 
 	private final WatchContext<T> context;
 
@@ -80,8 +80,8 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * @param recovery how the informer recovers: the size of the availability window
 	 * @param events what the informer is told
 	 */
-	NamespaceInformer(InformerDefinition<T> definition, @Nullable String namespace, Clock clock,
-			RecoveryOptions recovery, WatchEvents events) {
+	ResourceWatch(InformerDefinition<T> definition, @Nullable String namespace, Clock clock, RecoveryOptions recovery,
+			WatchEvents events) {
 		this.events = events;
 		WatchStatus status = new WatchStatus(namespace, definition.getDeclaration().getResyncPeriod(), clock,
 				(changed, previous, current, cause) -> this.source
@@ -147,13 +147,13 @@ final class NamespaceInformer<T extends HasMetadata> {
 			left.close();
 		}
 		this.source.pipeline(pipeline);
-		InformerGeneration<T> generation = newGeneration(start, RelistReason.INITIAL);
+		WatchGeneration<T> generation = newGeneration(start, RelistReason.INITIAL);
 		this.source.generation(generation);
 		startWithPermit(start, generation);
 		return this.synced;
 	}
 
-	private InformerGeneration<T> newGeneration(WatchStart start, RelistReason trigger) {
+	private WatchGeneration<T> newGeneration(WatchStart start, RelistReason trigger) {
 		Pipeline<T> pipeline = this.source.pipeline();
 		if (pipeline == null) {
 			throw new IllegalStateException("Informer '" + this.context.name() + "' is not running");
@@ -164,15 +164,15 @@ final class NamespaceInformer<T extends HasMetadata> {
 		SharedIndexInformer<T> informer = InformerOperations.informer(start.client(), this.context.definition(),
 				this.context.namespace(), watchList, start.settings().shardSelector().get(), connection, skipped);
 		// customizers are the application's code: if one throws, nothing was swapped yet
-		return new InformerGeneration<>(this.context, pipeline, start.settings(), informer, connection, trigger,
-				watchList, start.customizers(), this.callbacks, skipped);
+		return new WatchGeneration<>(this.context, pipeline, start.settings(), informer, connection, trigger, watchList,
+				start.customizers(), this.callbacks, skipped);
 	}
 
 	/**
 	 * Start a generation once a permit lets it list, unless it was swapped out or the
 	 * watch stopped meanwhile.
 	 */
-	private void startWithPermit(WatchStart start, InformerGeneration<T> generation) {
+	private void startWithPermit(WatchStart start, WatchGeneration<T> generation) {
 		ListPermits permits = start.permits();
 		permits.run(() -> {
 			if (this.source.generation() == generation && !this.closed) {
@@ -268,13 +268,13 @@ final class NamespaceInformer<T extends HasMetadata> {
 	private synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay,
 			Predicate<? super T> delivered, Runnable releasePermit) {
 		WatchStart start = this.start;
-		InformerGeneration<T> old = this.source.generation();
+		WatchGeneration<T> old = this.source.generation();
 		Pipeline<T> pipeline = this.source.pipeline();
 		if (this.closed || this.leaving || start == null || old == null || pipeline == null) {
 			throw new IllegalStateException("Informer '" + this.context.name() + "' is not running");
 		}
 		cancelPendingReplacement();
-		InformerGeneration<T> next = newGeneration(start, trigger);
+		WatchGeneration<T> next = newGeneration(start, trigger);
 		// changes the gate kept from listeners are differences the new list delivers; a
 		// list for a shard range does not hold the objects of other ranges: they leave
 		// the cache unseen, never as deletes
@@ -370,7 +370,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * Replace a generation whose watch-list the API server refused by one that lists and
 	 * watches; every later generation of this watch lists too.
 	 */
-	private synchronized void fallBackToList(InformerGeneration<T> refused, Throwable ex) {
+	private synchronized void fallBackToList(WatchGeneration<T> refused, Throwable ex) {
 		if (!this.watchListRefused) {
 			this.watchListRefused = true;
 			logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
@@ -384,7 +384,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 		if (this.closed || start == null || pipeline == null || this.source.generation() != refused) {
 			return;
 		}
-		InformerGeneration<T> next;
+		WatchGeneration<T> next;
 		try {
 			next = newGeneration(start, refused.firstTrigger());
 		}
@@ -434,7 +434,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	}
 
 	private void halt(boolean closePipeline) {
-		InformerGeneration<T> generation = this.source.generation();
+		WatchGeneration<T> generation = this.source.generation();
 		if (generation != null) {
 			// first: a retired generation hands nothing more on
 			generation.retire();
@@ -460,7 +460,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 */
 	synchronized CompletableFuture<Void> leave(Runnable last, Consumer<Pipeline<T>> keep) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
-		InformerGeneration<T> generation = this.source.generation();
+		WatchGeneration<T> generation = this.source.generation();
 		Pipeline<T> pipeline = this.source.pipeline();
 		if (this.closed || generation == null || pipeline == null) {
 			// never started: nothing was delivered
@@ -499,7 +499,7 @@ final class NamespaceInformer<T extends HasMetadata> {
 	 * replace a fabric8 informer that stopped working.
 	 */
 	void sample() {
-		InformerGeneration<T> generation = this.source.generation();
+		WatchGeneration<T> generation = this.source.generation();
 		if (generation != null) {
 			this.catchUp.reached(this.source.lastResourceVersion());
 		}
@@ -569,52 +569,52 @@ final class NamespaceInformer<T extends HasMetadata> {
 	/**
 	 * What the current generation tells this watch, and what its replacements need.
 	 */
-	private final class Callbacks implements InformerGeneration.Owner<T>, Replacements.Watch<T> {
+	private final class Callbacks implements WatchGeneration.Owner<T>, Replacements.Replaceable<T> {
 
 		@Override
 		public void synced(@Nullable Throwable failure) {
 			if (failure != null) {
-				NamespaceInformer.this.synced.completeExceptionally(failure);
+				ResourceWatch.this.synced.completeExceptionally(failure);
 			}
 			else {
 				// publish the synced event first: startup waits on this future, and
 				// listeners of that event must be done before the application goes on
-				NamespaceInformer.this.events.synced();
-				NamespaceInformer.this.synced.complete(null);
+				ResourceWatch.this.events.synced();
+				ResourceWatch.this.synced.complete(null);
 			}
 		}
 
 		@Override
 		public void cacheChanged() {
-			NamespaceInformer.this.events.cacheChanged();
+			ResourceWatch.this.events.cacheChanged();
 		}
 
 		@Override
-		public void stopped(InformerGeneration<T> generation, String why) {
-			Replacements<T> replacements = NamespaceInformer.this.replacements;
+		public void stopped(WatchGeneration<T> generation, String why) {
+			Replacements<T> replacements = ResourceWatch.this.replacements;
 			if (replacements != null) {
 				replacements.schedule(RelistReason.STOPPED, why);
 			}
 		}
 
 		@Override
-		public void watchListRefused(InformerGeneration<T> generation, Throwable refusal) {
+		public void watchListRefused(WatchGeneration<T> generation, Throwable refusal) {
 			fallBackToList(generation, refusal);
 		}
 
 		@Override
 		public boolean isReplaceable() {
-			return !NamespaceInformer.this.closed && !NamespaceInformer.this.leaving;
+			return !ResourceWatch.this.closed && !ResourceWatch.this.leaving;
 		}
 
 		@Override
-		public @Nullable InformerGeneration<T> current() {
-			return NamespaceInformer.this.source.generation();
+		public @Nullable WatchGeneration<T> current() {
+			return ResourceWatch.this.source.generation();
 		}
 
 		@Override
 		public void relist(RelistReason reason, Consumer<RuntimeException> failedToStart) {
-			NamespaceInformer.this.relist(reason, failedToStart);
+			ResourceWatch.this.relist(reason, failedToStart);
 		}
 
 	}
