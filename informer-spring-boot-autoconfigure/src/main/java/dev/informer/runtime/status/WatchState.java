@@ -53,6 +53,42 @@ record WatchState(WatchSnapshot.Lifecycle lifecycle, WatchSnapshot.Connection co
 		return this.connection.watching();
 	}
 
+	/**
+	 * Take a snapshot of this state with what flowed through the watch beside it.
+	 * @param namespace the watch's namespace, {@code null} for all or cluster scope
+	 * @param now the time of the snapshot
+	 * @param observed the watch's observations
+	 * @return the snapshot
+	 */
+	WatchSnapshot snapshot(@Nullable String namespace, Instant now, WatchObservations observed) {
+		WatchContents contents = observed.contents;
+		return new WatchSnapshot(now, namespace, this.lifecycle, this.connection,
+				new WatchSnapshot.Cache(contents.cacheSize(), contents.backlog(), contents.backlogAtBound(),
+						observed.coalescedCount(), observed.rejectedCount(), contents.lastResourceVersion()),
+				this.lists,
+				new WatchSnapshot.Events(observed.events(), observed.listenerFailures(), observed.filteredCount(),
+						observed.lastEventAt(), lastActivityAt(observed)),
+				new WatchSnapshot.Errors(this.lastError, this.consecutiveFailures, observed.undecodable.list()),
+				observed.resyncs.snapshot(this.lifecycle.syncedAt()), this.availability.snapshot(),
+				observed.lag.snapshot(now, contents.lastResourceVersion()),
+				new WatchSnapshot.Liveness(observed.lastArrivalAt(), observed.lastBookmarkAt(), this.silentRestarts));
+	}
+
+	/**
+	 * Return the later of the last event delivered and the last move of the sampled
+	 * resourceVersion (a bookmark moves it).
+	 * @param observed the watch's observations
+	 * @return the time, {@code null} before either
+	 */
+	@Nullable Instant lastActivityAt(WatchObservations observed) {
+		Instant event = observed.lastEventAt();
+		Instant version = this.resourceVersionChangedAt;
+		if (event == null) {
+			return version;
+		}
+		return (version != null && version.isAfter(event)) ? version : event;
+	}
+
 	WatchState with(WatchSnapshot.Lifecycle lifecycle) {
 		return new WatchState(lifecycle, this.connection, this.listing, this.lists, this.lastError,
 				this.consecutiveFailures, this.availability, this.resourceVersion, this.resourceVersionChangedAt,

@@ -104,21 +104,7 @@ public final class WatchStatus implements Watch {
 
 	@Override
 	public WatchSnapshot snapshot() {
-		Instant now = this.clock.instant();
-		WatchState state = this.state.get();
-		WatchObservations observed = this.observed;
-		WatchContents contents = observed.contents;
-		Instant syncedAt = state.lifecycle().syncedAt();
-		return new WatchSnapshot(now, this.namespace, state.lifecycle(), state.connection(),
-				new WatchSnapshot.Cache(contents.cacheSize(), contents.backlog(), contents.backlogAtBound(),
-						observed.coalescedCount(), observed.rejectedCount(), contents.lastResourceVersion()),
-				state.lists(),
-				new WatchSnapshot.Events(observed.events(), observed.listenerFailures(), observed.filteredCount(),
-						observed.lastEventAt(), lastActivityAt(state)),
-				new WatchSnapshot.Errors(state.lastError(), state.consecutiveFailures(), observed.undecodable.list()),
-				observed.resyncs.snapshot(syncedAt), state.availability().snapshot(),
-				observed.lag.snapshot(now, contents.lastResourceVersion()), new WatchSnapshot.Liveness(
-						observed.lastArrivalAt(), observed.lastBookmarkAt(), state.silentRestarts()));
+		return this.state.get().snapshot(this.namespace, this.clock.instant(), this.observed);
 	}
 
 	// the values the runtime reads often, without a snapshot: each from one state
@@ -163,16 +149,7 @@ public final class WatchStatus implements Watch {
 
 	@Override
 	public @Nullable Instant getLastActivityAt() {
-		return lastActivityAt(this.state.get());
-	}
-
-	private @Nullable Instant lastActivityAt(WatchState state) {
-		Instant event = this.observed.lastEventAt();
-		Instant version = state.resourceVersionChangedAt();
-		if (event == null) {
-			return version;
-		}
-		return (version != null && version.isAfter(event)) ? version : event;
+		return this.state.get().lastActivityAt(this.observed);
 	}
 
 	/**
