@@ -9,13 +9,10 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -44,27 +41,14 @@ class BadInputTests {
 
 	private static final String UNSUPPORTED = "data.colour=blue";
 
-	private FaultServer faults;
-
-	@BeforeEach
-	void startServer() {
-		this.faults = FaultServer.start();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
-
-	private ApplicationContextRunner runner(KubernetesClient client, String namespaces) {
-		return InformerContexts.configMaps(() -> client, namespaces);
-	}
+	@AutoClose
+	private final FaultServer faults = FaultServer.start();
 
 	@Test
 	void selectorsReachTheServerAsDeclared() {
 		String labels = "replicas>1,generation<10,tier in (web,api)";
 		String fields = "metadata.name!=a,metadata.name!=b\\,c,metadata.name!=d\\=e\\\\f";
-		runner(this.faults.client(), "selected")
+		this.faults.configMaps("selected")
 			.withPropertyValues("informer.resources.configmaps.label-selector=" + labels,
 					"informer.resources.configmaps.field-selector=" + fields, "informer.startup.wait-for-sync=false")
 			.run((context) -> {
@@ -77,13 +61,8 @@ class BadInputTests {
 
 	@Test
 	void aBadRequestOnTheInitialListFailsStartupAtOnceNamingTheInformerAndTheServersMessage(CapturedOutput output) {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(selectedListPath("rejected", UNSUPPORTED))
-			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
-			.always();
-		runner(this.faults.client(), "rejected")
+		this.faults.failsAlways(selectedListPath("rejected", UNSUPPORTED), status(400, "BadRequest", SERVER_MESSAGE));
+		this.faults.configMaps("rejected")
 			.withPropertyValues("informer.startup.timeout=30s",
 					"informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {
@@ -100,13 +79,8 @@ class BadInputTests {
 
 	@Test
 	void aBadRequestOnTheInitialListIsNotRetriedWhenStartupDoesNotWait(CapturedOutput output) {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(selectedListPath("rejected", UNSUPPORTED))
-			.andReturn(400, status(400, "BadRequest", SERVER_MESSAGE))
-			.always();
-		runner(this.faults.client(), "rejected")
+		this.faults.failsAlways(selectedListPath("rejected", UNSUPPORTED), status(400, "BadRequest", SERVER_MESSAGE));
+		this.faults.configMaps("rejected")
 			.withPropertyValues("informer.startup.wait-for-sync=false",
 					"informer.resources.configmaps.field-selector=" + UNSUPPORTED)
 			.run((context) -> {

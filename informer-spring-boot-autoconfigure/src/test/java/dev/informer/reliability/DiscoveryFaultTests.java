@@ -2,8 +2,7 @@ package dev.informer.reliability;
 
 import java.time.Duration;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,16 +30,10 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class DiscoveryFaultTests {
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.withoutDiscovery();
 
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
-
-	private ApplicationContextRunner runner(KubernetesClient client) {
-		return InformerContexts.configMaps(() -> client, "discovery");
-	}
+	private final ApplicationContextRunner runner = this.faults.configMaps("discovery");
 
 	@Test
 	void withoutWaitingForSyncAnUnavailableDiscoveryDoesNotFailStartupAndTheInformerComesUp(CapturedOutput output) {
@@ -50,7 +43,7 @@ class DiscoveryFaultTests {
 				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"), 2);
 		this.faults.lists(listPath("discovery"), list("4", cm("discovery", "a", "4")));
 		this.faults.watchStaysOpen(watchPath("discovery", "4"));
-		runner(this.faults.client()).withPropertyValues("informer.startup.wait-for-sync=false").run((context) -> {
+		this.runner.withPropertyValues("informer.startup.wait-for-sync=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			ResourceInformer<?> informer = InformerContexts.informer(context);
 			assertThat(informer.getDefinition().getPlural()).isEqualTo("configmaps");
@@ -67,7 +60,7 @@ class DiscoveryFaultTests {
 	@Test
 	void whenStartupWaitsAnUnavailableDiscoveryFailsItAtOnce() {
 		discoveryUnavailable();
-		runner(this.faults.client()).run((context) -> {
+		this.runner.run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(cause(context.getStartupFailure())).hasMessageContaining("API discovery of v1 failed")
 				.hasMessageContaining("HTTP 503");
@@ -76,13 +69,9 @@ class DiscoveryFaultTests {
 
 	@Test
 	void withoutWaitingForSyncAKindWithoutAClassStillNeedsDiscovery() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath("/apis/example.com/v1")
-			.andReturn(503, status(503, "ServiceUnavailable", "the server is currently unable to handle the request"))
-			.always();
-		runner(this.faults.client())
+		this.faults.failsAlways("/apis/example.com/v1",
+				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"));
+		this.runner
 			.withPropertyValues("informer.startup.wait-for-sync=false", "informer.resources.configmaps.enabled=false",
 					"informer.resources.widgets.api-version=example.com/v1", "informer.resources.widgets.kind=Widget")
 			.run((context) -> {
@@ -93,12 +82,8 @@ class DiscoveryFaultTests {
 	}
 
 	private void discoveryUnavailable() {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath("/api/v1")
-			.andReturn(503, status(503, "ServiceUnavailable", "the server is currently unable to handle the request"))
-			.always();
+		this.faults.failsAlways("/api/v1",
+				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"));
 	}
 
 	private static InformerStartupException cause(Throwable failure) {

@@ -12,13 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 
-import dev.informer.InformerDeclaration;
-import dev.informer.InformerDefinition;
 import dev.informer.InformerState;
 import dev.informer.event.ResourceEvent;
 import dev.informer.runtime.ListPermits;
@@ -28,6 +27,7 @@ import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.definition;
 import static dev.informer.reliability.FaultServer.describe;
 import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.list;
@@ -48,6 +48,7 @@ class ErrorHandlingTests {
 
 	private static final String NS = "handling";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
 	private final List<ResourceEvent<?>> events = new CopyOnWriteArrayList<>();
@@ -59,7 +60,6 @@ class ErrorHandlingTests {
 		if (this.informer != null) {
 			this.informer.stop();
 		}
-		this.faults.close();
 	}
 
 	@Test
@@ -125,12 +125,7 @@ class ErrorHandlingTests {
 	 */
 	@Test
 	void aListThatFailsForGoodEndsFailedEvenWhenItsStartIsRecordedLate() throws Exception {
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(listPath(NS))
-			.andReturn(400, status(400, "BadRequest", "field selector not supported"))
-			.always();
+		this.faults.failsAlways(listPath(NS), status(400, "BadRequest", "field selector not supported"));
 		// listener threads that run nothing until released: the list's start waits there
 		List<Runnable> held = new CopyOnWriteArrayList<>();
 		this.informer = informer(RetryPolicy.standard(false));
@@ -145,11 +140,6 @@ class ErrorHandlingTests {
 	}
 
 	private ResourceInformer<ConfigMap> informer(RetryPolicy policy) {
-		InformerDeclaration declaration = InformerDeclaration.builder("configmaps")
-			.apiVersion("v1")
-			.kind("ConfigMap")
-			.namespaces(List.of(NS))
-			.build();
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(new ApplicationListener<ApplicationEvent>() {
 
@@ -161,8 +151,7 @@ class ErrorHandlingTests {
 			}
 
 		});
-		return new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
-				publisher, policy, Clock.systemUTC());
+		return new ResourceInformer<>(definition(NS), publisher, policy, Clock.systemUTC());
 	}
 
 }

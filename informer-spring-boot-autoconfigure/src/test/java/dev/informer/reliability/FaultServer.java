@@ -17,19 +17,34 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.dsl.EventDoneable;
 import io.fabric8.mockwebserver.dsl.Onceable;
+import io.fabric8.mockwebserver.dsl.TimesOrOnceable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.junit.jupiter.api.AutoClose;
 
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
+
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.ResourceInformer;
+import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
+import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * fabric8's mock API server answering only expectations (plus core discovery), a client
- * that shows faults to the informer at once, and a log of the paths requested.
+ * The fault tests' fixture: fabric8's mock API server answering only expectations (plus
+ * core discovery), a client that shows faults to the informer at once, a log of the paths
+ * requested, and context runners that drive one informer through it. A test class holds
+ * one in an {@link AutoClose @AutoClose} field and names only what it varies: the
+ * server's answers, properties and listeners.
  * <p>
  * The client does not retry failed requests in its HTTP layer (by default fabric8 retries
  * 5xx and I/O errors 10 times over about 19 s before the informer sees them) and starts
@@ -97,6 +112,51 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return the mock's own client, with fabric8's default request retries and reconnect
+	 * backoff (1 s, doubling), for tests whose fault plays out over that timing.
+	 * @return the client
+	 */
+	KubernetesClient defaultClient() {
+		return this.mock.client();
+	}
+
+	/**
+	 * Return a runner of one informer, {@code configmaps}, in the given namespaces,
+	 * through {@link #client()}, with a {@link RecordingListener}; see
+	 * {@link InformerContexts#configMaps}.
+	 * @param namespaces the declaration's {@code namespaces} value
+	 * @return the runner
+	 */
+	ApplicationContextRunner configMaps(String namespaces) {
+		return InformerContexts.configMaps(this::client, namespaces);
+	}
+
+	/**
+	 * Return a runner like {@link #configMaps(String)} without the
+	 * {@link RecordingListener}, for tests that bring their own listeners.
+	 * @param namespaces the declaration's {@code namespaces} value
+	 * @return the runner
+	 */
+	ApplicationContextRunner declaring(String namespaces) {
+		return InformerContexts.runner(this::client)
+			.withPropertyValues("informer.resources.configmaps.api-version=v1",
+					"informer.resources.configmaps.kind=ConfigMap",
+					"informer.resources.configmaps.namespaces=" + namespaces);
+	}
+
+	/**
+	 * Adapt a check of the {@code configmaps} informer to a context consumer: it gets the
+	 * recording listener, the informer and its first watch of a context started by a
+	 * {@link #configMaps(String)} runner.
+	 * @param check the check
+	 * @return the context consumer
+	 */
+	static ContextConsumer<AssertableApplicationContext> withInformer(InformerCheck check) {
+		return (context) -> check.check(context, InformerContexts.listener(context), InformerContexts.informer(context),
+				InformerContexts.watch(context));
+	}
+
+	/**
 	 * Create another client like {@link #client()}, for its caller to close.
 	 * @return the client
 	 */
@@ -155,6 +215,24 @@ final class FaultServer implements AutoCloseable {
 	}
 
 	/**
+	 * Answer every request of a path with a list.
+	 * @param path the list path
+	 * @param list the list
+	 */
+	void listsAlways(String path, Object list) {
+		server().expect().get().withPath(path).andReturn(200, list).always();
+	}
+
+	/**
+	 * Answer every request of a path with a failure status, its code as the HTTP status.
+	 * @param path the path
+	 * @param status the status
+	 */
+	void failsAlways(String path, Status status) {
+		server().expect().get().withPath(path).andReturn(status.getCode(), status).always();
+	}
+
+	/**
 	 * Answer the next requests of a path with a failure status, its code as the HTTP
 	 * status.
 	 * @param path the path
@@ -210,11 +288,24 @@ final class FaultServer implements AutoCloseable {
 	 * @param events the events: {@link WatchEvent}s, or JSON text sent as it is
 	 */
 	void watchCloses(String path, Object... events) {
+		closingWatch(path, 50, events).once();
+	}
+
+	/**
+	 * Expect a watch request to be answered with a WebSocket that sends the events
+	 * {@code delayMillis} apart and then closes normally (code 1000).
+	 * @param path the watch path
+	 * @param delayMillis the wait before each event
+	 * @param events the events: {@link WatchEvent}s, or JSON text sent as it is
+	 * @return the expectation, to answer {@code once()}, {@code times(n)} or
+	 * {@code always()}
+	 */
+	TimesOrOnceable<Void> closingWatch(String path, long delayMillis, Object... events) {
 		var session = server().expect().get().withPath(path).andUpgradeToWebSocket().open();
 		for (Object event : events) {
-			session = session.waitFor(50).andEmit(event);
+			session = session.waitFor(delayMillis).andEmit(event);
 		}
-		session.done().once();
+		return session.done();
 	}
 
 	@Override
@@ -249,6 +340,52 @@ final class FaultServer implements AutoCloseable {
 			.withResourceVersion(resourceVersion)
 			.endMetadata()
 			.build();
+	}
+
+	/**
+	 * Return ConfigMaps {@code o0}, {@code o1}, … at versions 1, 2, ….
+	 * @param namespace the namespace
+	 * @param count how many
+	 * @return the ConfigMaps
+	 */
+	static List<ConfigMap> objects(String namespace, int count) {
+		List<ConfigMap> objects = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			objects.add(cm(namespace, "o" + i, String.valueOf(i + 1)));
+		}
+		return objects;
+	}
+
+	/**
+	 * Return MODIFIED events that go round the {@link #objects(String, int) objects}
+	 * {@code o0} to {@code o<objects - 1>} at versions 101, 102, …: a burst of changes
+	 * after a list at version 100.
+	 * @param namespace the namespace
+	 * @param objects how many objects the events go round
+	 * @param count how many events
+	 * @return the events, in order
+	 */
+	static List<WatchEvent> modifications(String namespace, int objects, int count) {
+		List<WatchEvent> events = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			events.add(event("MODIFIED", cm(namespace, "o" + (i % objects), String.valueOf(101 + i))));
+		}
+		return events;
+	}
+
+	/**
+	 * Return the definition of one informer, {@code configmaps}, of ConfigMaps in a
+	 * namespace, for tests that build the informer without a context.
+	 * @param namespace the namespace
+	 * @return the definition
+	 */
+	static InformerDefinition<ConfigMap> definition(String namespace) {
+		InformerDeclaration declaration = InformerDeclaration.builder("configmaps")
+			.apiVersion("v1")
+			.kind("ConfigMap")
+			.namespaces(List.of(namespace))
+			.build();
+		return new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true);
 	}
 
 	static ConfigMapList list(String resourceVersion, ConfigMap... items) {
@@ -288,8 +425,33 @@ final class FaultServer implements AutoCloseable {
 		}).toList();
 	}
 
+	/**
+	 * Return the updates a listener received, resyncs included, in order.
+	 * @param listener the listener
+	 * @return the updates
+	 */
+	static List<ResourceUpdatedEvent<?>> updates(RecordingListener listener) {
+		return listener.resourceEvents()
+			.stream()
+			.filter(ResourceUpdatedEvent.class::isInstance)
+			.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
+			.toList();
+	}
+
 	static WatchEvent gone() {
 		return new WatchEvent(status(410, "Expired", "too old resource version"), "ERROR");
+	}
+
+	/**
+	 * A check of the {@code configmaps} informer in a started context: see
+	 * {@link FaultServer#withInformer(InformerCheck)}.
+	 */
+	@FunctionalInterface
+	interface InformerCheck {
+
+		void check(AssertableApplicationContext context, RecordingListener listener, ResourceInformer<?> informer,
+				Watch watch) throws Throwable;
+
 	}
 
 }

@@ -10,10 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,8 +22,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.InformerCustomizer;
-import dev.informer.InformerDeclaration;
-import dev.informer.InformerDefinition;
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
@@ -33,16 +31,20 @@ import dev.informer.runtime.WatchMonitor;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealth;
 import dev.informer.watch.WatchHealthPolicy;
 
-import static dev.informer.reliability.WatchFaultTests.cm;
-import static dev.informer.reliability.WatchFaultTests.list;
-import static dev.informer.reliability.WatchFaultTests.watch;
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.definition;
+import static dev.informer.reliability.FaultServer.event;
+import static dev.informer.reliability.FaultServer.list;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.relistPath;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,48 +56,26 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class InformerRecoveryTests {
 
-	private static final String LIST = "/api/v1/namespaces/faults/configmaps?resourceVersion=0";
-
-	private static final String RELIST = "/api/v1/namespaces/faults/configmaps";
+	private static final String NS = "faults";
 
 	private static final Pattern REPLACING = Pattern.compile("replacing it with a fresh informer in (\\d+) ms");
 
-	private MockApiServer mock;
+	private static final Status UNAVAILABLE = new StatusBuilder().withCode(503)
+		.withReason("ServiceUnavailable")
+		.build();
 
-	@BeforeEach
-	void startServer() {
-		this.mock = MockApiServer.expectations().withCoreDiscovery();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.mock.close();
-	}
+	@AutoClose
+	private final FaultServer faults = FaultServer.start();
 
 	@Test
 	void aWatchTheServerKeepsClosingIsReplacedWithGrowingBackoffAndHealthGoesDown(CapturedOutput output) {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("1", cm("a", "1"))).always();
-		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("1", cm("a", "1"))).always();
+		this.faults.listsAlways(listPath(NS), list("1", cm(NS, "a", "1")));
+		this.faults.listsAlways(relistPath(NS), list("1", cm(NS, "a", "1")));
 		// a server that ends every watch at once: fabric8 re-watches immediately, forever
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(watch("1"))
-			.andUpgradeToWebSocket()
-			.open()
-			.waitFor(100)
-			.andEmit(new WatchEvent(cm("a", "1"), "ADDED"))
-			.done()
-			.always();
+		this.faults.closingWatch(watchPath(NS, "1"), 100, event("ADDED", cm(NS, "a", "1"))).always();
 		runner("informer.reliability.watch-availability-window=6s").run((context) -> {
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
-			WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
-			List<WatchHealth> seen = new ArrayList<>();
-			await().atMost(Duration.ofSeconds(40)).until(() -> {
-				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-				return status.snapshot().lists().relists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 2;
-			});
+			List<WatchHealth> seen = healthUntilFlappingRelists(InformerContexts.informer(context),
+					InformerContexts.watch(context), 2);
 			assertThat(seen).anySatisfy((watchHealth) -> {
 				assertThat(watchHealth.level()).isEqualTo(WatchHealth.Level.DOWN);
 				assertThat(watchHealth.reason()).isEqualTo("WatchFlapping");
@@ -114,20 +94,14 @@ class InformerRecoveryTests {
 
 	@Test
 	void aServerThatKeepsExpiringTheWatchIsReplacedInsteadOfRelistedEverySecond(CapturedOutput output) {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
-		this.mock.server().expect().get().withPath(RELIST).andReturn(200, list("10", cm("a", "1"))).always();
+		this.faults.listsAlways(listPath(NS), list("10", cm(NS, "a", "1")));
+		this.faults.listsAlways(relistPath(NS), list("10", cm(NS, "a", "1")));
 		// a watch closed without a message is taken
 		// for 410 by fabric8: relist, watch, repeat
-		this.mock.server().expect().get().withPath(watch("10")).andUpgradeToWebSocket().open().done().always();
+		this.faults.closingWatch(watchPath(NS, "10"), 0).always();
 		runner("informer.reliability.watch-availability-window=10s").run((context) -> {
-			ResourceInformer<?> informer = InformerContexts.informer(context);
 			Watch status = InformerContexts.watch(context);
-			WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
-			List<WatchHealth> seen = new ArrayList<>();
-			await().atMost(Duration.ofSeconds(40)).until(() -> {
-				seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
-				return status.snapshot().lists().relists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= 1;
-			});
+			List<WatchHealth> seen = healthUntilFlappingRelists(InformerContexts.informer(context), status, 1);
 			assertThat(status.snapshot().lists().relists().get(RelistReason.GONE.tagValue())).isGreaterThanOrEqualTo(3);
 			assertThat(seen).anySatisfy((watchHealth) -> assertThat(watchHealth.reason()).isEqualTo("WatchFlapping"));
 			assertThat(delays(output)).isNotEmpty();
@@ -138,26 +112,14 @@ class InformerRecoveryTests {
 
 	@Test
 	void aReplacementThatIsStillListingIsNotReplacedAgain() {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).once();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
 		// the server goes away for longer than replace-stalled-after: the watch cannot
 		// open and the replacement's list keeps failing, as it does while a large list is
 		// cut off or the API server is still down; fabric8 retries that list by itself
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(watch("10"))
-			.andReturn(503, new StatusBuilder().withCode(503).withReason("ServiceUnavailable").build())
-			.always();
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(RELIST)
-			.andReturn(503, new StatusBuilder().withCode(503).withReason("ServiceUnavailable").build())
-			.always();
+		this.faults.failsAlways(watchPath(NS, "10"), UNAVAILABLE);
+		this.faults.failsAlways(relistPath(NS), UNAVAILABLE);
 		runner("informer.reliability.replace-stalled-after=1s", "informer.reliability.backoff-initial-interval=200ms")
-			.run((context) -> {
-				ResourceInformer<?> informer = InformerContexts.informer(context);
-				Watch status = InformerContexts.watch(context);
+			.run(withInformer((context, listener, informer, status) -> {
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> status.snapshot()
 						.lists()
@@ -171,20 +133,20 @@ class InformerRecoveryTests {
 						.lists()
 						.relists()
 						.getOrDefault(RelistReason.STALLED.tagValue(), 0L) == 1);
-			});
+			}));
 	}
 
 	@Test
 	void watchErrorEventsAreRetriedByFabric8AtABoundedRate() {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"))).always();
+		this.faults.listsAlways(listPath(NS), list("10", cm(NS, "a", "1")));
 		// fabric8 8.0.0 handles a non-410 ERROR event inside its watch
 		// manager: it reconnects after the Status's retryAfterSeconds or
 		// about a second, and tells the informer nothing (isWatching()
 		// stays true, the exception handler is not called)
-		this.mock.server()
+		this.faults.server()
 			.expect()
 			.get()
-			.withPath(watch("10"))
+			.withPath(watchPath(NS, "10"))
 			.andUpgradeToWebSocket()
 			.open()
 			.immediately()
@@ -193,9 +155,9 @@ class InformerRecoveryTests {
 			.done()
 			.always();
 		runner().run((context) -> {
-			int before = this.mock.server().getRequestCount();
+			int before = this.faults.server().getRequestCount();
 			long started = System.nanoTime();
-			await().atMost(Duration.ofSeconds(20)).until(() -> this.mock.server().getRequestCount() - before >= 5);
+			await().atMost(Duration.ofSeconds(20)).until(() -> this.faults.server().getRequestCount() - before >= 5);
 			long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
 			// five reconnects cannot happen in less than about four seconds: no hot loop
 			assertThat(elapsedMillis).isGreaterThan(3000);
@@ -230,50 +192,29 @@ class InformerRecoveryTests {
 	 * up) is replaced, and the replacement delivers only what changed meanwhile.
 	 */
 	private void replaceAnInformerFabric8Stops(List<InformerCustomizer> customizers) throws Exception {
-		this.mock.server().expect().get().withPath(LIST).andReturn(200, list("10", cm("a", "1"), cm("b", "2"))).once();
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(RELIST)
-			.andReturn(200, list("30", cm("a", "1"), cm("b", "7")))
-			.always();
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(LIST)
-			.andReturn(200, list("30", cm("a", "1"), cm("b", "7")))
-			.always();
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
+		this.faults.listsAlways(relistPath(NS), list("30", cm(NS, "a", "1"), cm(NS, "b", "7")));
+		this.faults.listsAlways(listPath(NS), list("30", cm(NS, "a", "1"), cm(NS, "b", "7")));
 		// an event that does not deserialize into a ConfigMap and,
 		// without a resourceVersion, cannot be skipped (one that
 		// can is: UndecodableObjectTests): fabric8 hands it to the
 		// exception handler, and this policy tells it to give up,
 		// so fabric8 stops the informer
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(watch("10"))
-			.andUpgradeToWebSocket()
-			.open()
-			.waitFor(100)
-			.andEmit("{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
-					+ "\"metadata\":{\"name\":\"b\",\"namespace\":\"faults\"},\"data\":\"not a map\"}}")
-			.done()
+		this.faults
+			.closingWatch(watchPath(NS, "10"), 100,
+					"{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+							+ "\"metadata\":{\"name\":\"b\",\"namespace\":\"faults\"},\"data\":\"not a map\"}}")
 			.once();
-		this.mock.server().expect().get().withPath(watch("30")).andUpgradeToWebSocket().open().done().always();
+		this.faults.closingWatch(watchPath(NS, "30"), 0).always();
 		RecordingListener listener = new RecordingListener();
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener((ResourceEvent<?> event) -> listener.record(event));
-		ResourceInformer<ConfigMap> informer = new ResourceInformer<>(
-				new InformerDefinition<>(InformerDeclaration.builder("configmaps")
-					.apiVersion("v1")
-					.kind("ConfigMap")
-					.namespaces(List.of("faults"))
-					.build(), ConfigMap.class, "configmaps", true),
-				publisher, (started, ex) -> !started, RecoveryOptions.DEFAULT, Clock.systemUTC());
+		ResourceInformer<ConfigMap> informer = new ResourceInformer<>(definition(NS), publisher,
+				(started, ex) -> !started, RecoveryOptions.DEFAULT, Clock.systemUTC());
 		DefaultInformerRegistry registry = new DefaultInformerRegistry(List.of(informer));
 		WatchMonitor monitor = new WatchMonitor(registry, WatchMonitor.DEFAULT_PERIOD);
 		try {
-			informer.start(this.mock.client(), customizers).get();
+			informer.start(this.faults.defaultClient(), customizers).get();
 			monitor.start();
 			Watch status = informer.getWatches().get(0);
 			await().atMost(Duration.ofSeconds(20))
@@ -293,8 +234,23 @@ class InformerRecoveryTests {
 		}
 	}
 
+	/**
+	 * Sample health, as a probe would, until the watch was relisted for flapping
+	 * {@code relists} times.
+	 */
+	private static List<WatchHealth> healthUntilFlappingRelists(ResourceInformer<?> informer, Watch status,
+			long relists) {
+		WatchHealthPolicy health = new WatchHealthPolicy(Duration.ofSeconds(90), Duration.ofSeconds(60));
+		List<WatchHealth> seen = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(40)).until(() -> {
+			seen.add(health.evaluate(informer, status.snapshot(), Instant.now()));
+			return status.snapshot().lists().relists().getOrDefault(RelistReason.FLAPPING.tagValue(), 0L) >= relists;
+		});
+		return seen;
+	}
+
 	private ApplicationContextRunner runner(String... properties) {
-		return InformerContexts.configMaps(this.mock::client, "faults").withPropertyValues(properties);
+		return InformerContexts.configMaps(this.faults::defaultClient, NS).withPropertyValues(properties);
 	}
 
 	private static List<Long> delays(CapturedOutput output) {

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,6 +46,7 @@ import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
 import static dev.informer.reliability.FaultServer.status;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -57,14 +58,8 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class ListFaultTests {
 
-	private FaultServer faults;
-
-	@AfterEach
-	void stopServer() {
-		if (this.faults != null) {
-			this.faults.close();
-		}
-	}
+	@AutoClose
+	private final FaultServer faults = FaultServer.start();
 
 	private ApplicationContextRunner runner(KubernetesClient client, String namespaces) {
 		return InformerContexts.configMaps(() -> client, namespaces)
@@ -103,7 +98,6 @@ class ListFaultTests {
 
 	@Test
 	void startupWaitsUntilListenersHaveTheSyncedEvent() {
-		this.faults = FaultServer.start();
 		this.faults.lists(listPath("cold"), list("3", cm("cold", "a", "3")));
 		this.faults.watchStaysOpen(watchPath("cold", "3"));
 		runner(this.faults.client(), "cold").withBean(SyncedListener.class)
@@ -119,7 +113,6 @@ class ListFaultTests {
 
 	@Test
 	void aForbiddenNamespaceRetriesWithGrowingBackoffWhileTheOtherDeliversAndThenRecovers(CapturedOutput output) {
-		this.faults = FaultServer.start();
 		List<Long> deniedLists = new CopyOnWriteArrayList<>();
 		String forbidden = "configmaps is forbidden: User \"system:serviceaccount:app:app\" cannot list resource "
 				+ "\"configmaps\" in API group \"\" in the namespace \"denied\"";
@@ -191,7 +184,6 @@ class ListFaultTests {
 
 	@Test
 	void serverErrorsOnTheInitialListAreRetriedUntilItSucceedsAndNothingIsDeliveredTwice() {
-		this.faults = FaultServer.start();
 		this.faults.fails(listPath("flaky"), status(500, "InternalError", "etcdserver: request timed out"), 1);
 		this.faults.fails(listPath("flaky"),
 				status(503, "ServiceUnavailable", "the server is currently unable to handle the request"), 1);
@@ -200,10 +192,8 @@ class ListFaultTests {
 		this.faults.lists(listPath("flaky"),
 				list("9", cm("flaky", "a", "1"), cm("flaky", "b", "2"), cm("flaky", "c", "3")));
 		this.faults.watchStaysOpen(watchPath("flaky", "9"));
-		runner(this.faults.client(), "flaky").run((context) -> {
+		runner(this.faults.client(), "flaky").run(withInformer((context, listener, informer, status) -> {
 			// startup waited through the errors
-			RecordingListener listener = InformerContexts.listener(context);
-			Watch status = InformerContexts.watch(context);
 			assertThat(status.isSynced()).isTrue();
 			await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactlyInAnyOrder("added a 1", "added b 2",
@@ -215,7 +205,7 @@ class ListFaultTests {
 			assertThat(status.snapshot().errors().consecutive()).isZero();
 			assertThat(status.snapshot().lists().relistCount()).isZero();
 			assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.INITIAL);
-		});
+		}));
 	}
 
 	private static Health health(CompositeHealthContributor informer, String namespace) {

@@ -1,7 +1,6 @@
 package dev.informer.reliability;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,19 +28,18 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.metrics.InformerMetrics;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.ResourceInformer;
-import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.EventType;
-import dev.informer.watch.Watch;
 
-import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
 import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.modifications;
+import static dev.informer.reliability.FaultServer.objects;
+import static dev.informer.reliability.FaultServer.updates;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -56,24 +54,17 @@ class ListenerFaultTests {
 
 	private static final String NS = "listeners";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS);
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS);
 
 	@Test
 	void aListenerThatThrowsIsCountedAndLoggedWhileOtherListenersAndLaterEventsCarryOn(CapturedOutput output) {
 		this.faults.lists(listPath(NS), list("10", secret("a", "1")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", secret("b", "11")),
 				event("MODIFIED", secret("a", "12")), event("DELETED", secret("b", "13")));
-		this.runner.withBean(ThrowingListener.class).run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.withBean(ThrowingListener.class).run(withInformer((context, listener, informer, status) -> {
 			SimpleMeterRegistry meters = new SimpleMeterRegistry();
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
@@ -90,7 +81,7 @@ class ListenerFaultTests {
 				.count()).isEqualTo(4);
 			assertThat(status.snapshot().events().byType())
 				.isEqualTo(Map.of("added", 2L, "updated", 1L, "deleted", 1L));
-		});
+		}));
 		List<String> failures = output.getOut().lines().filter((line) -> line.contains("failed on Resource")).toList();
 		assertThat(failures).hasSize(4);
 		assertThat(failures.get(0)).contains(
@@ -103,22 +94,13 @@ class ListenerFaultTests {
 
 	@Test
 	void aSlowListenerBuildsAVisibleBacklogAndStillGetsEveryChangeOnceInOrder() {
-		List<ConfigMap> initial = new ArrayList<>();
-		for (int i = 0; i < 10; i++) {
-			initial.add(cm(NS, "o" + i, String.valueOf(i + 1)));
-		}
-		List<WatchEvent> burst = new ArrayList<>();
-		for (int i = 0; i < 1000; i++) {
-			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
-		}
+		List<ConfigMap> initial = objects(NS, 10);
+		List<WatchEvent> burst = modifications(NS, 10, 1000);
 		this.faults.lists(listPath(NS), list("100", initial.toArray(ConfigMap[]::new)));
 		this.faults.watchBurst(watchPath(NS, "100"), burst);
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
-		this.runner.withBean(GatedListener.class).run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
+		this.runner.withBean(GatedListener.class).run(withInformer((context, listener, informer, status) -> {
 			GatedListener gated = context.getBean(GatedListener.class);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			// the listener holds the first update while the other 999 queue up behind it
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 1000);
@@ -133,11 +115,7 @@ class ListenerFaultTests {
 				.until(() -> status.snapshot().events().count(EventType.UPDATED) == 1000);
 			assertThat(status.snapshot().cache().backlog()).isZero();
 			assertThat(backlogGauge(meters)).isZero();
-			List<ResourceUpdatedEvent<?>> updates = listener.resourceEvents()
-				.stream()
-				.filter(ResourceUpdatedEvent.class::isInstance)
-				.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
-				.toList();
+			List<ResourceUpdatedEvent<?>> updates = updates(listener);
 			// no loss, no repeat, in the server's order;
 			// each update follows the previous one
 			assertThat(updates).extracting(ResourceEvent::getResourceVersion)
@@ -156,7 +134,7 @@ class ListenerFaultTests {
 					.isEqualTo(previous.put(update.getName(), update.getResourceVersion()));
 			}
 			assertThat(meters.get("informer.listener.duration").tag("type", "updated").timer().count()).isEqualTo(1000);
-		});
+		}));
 	}
 
 	private static double backlogGauge(SimpleMeterRegistry meters) {

@@ -8,17 +8,15 @@ import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
-import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -26,6 +24,7 @@ import static dev.informer.reliability.FaultServer.gone;
 import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.status;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,17 +40,13 @@ class PagingTests {
 
 	private static final String FIRST_PAGE = "/api/v1/namespaces/" + NS + "/configmaps?limit=2";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
 	private final List<Long> firstPageRequests = new CopyOnWriteArrayList<>();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS)
 		.withPropertyValues("informer.resources.configmaps.list-page-size=2");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void anExpiredContinueTokenRestartsTheInitialListFromTheFirstPage() {
@@ -60,9 +55,7 @@ class PagingTests {
 		firstPage("t2", cm(NS, "a", "1"), cm(NS, "b", "2"));
 		lastPage("t2", "30", cm(NS, "c", "3"));
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			// startup waited for the sync
 			await().during(Duration.ofMillis(500)).until(() -> listener.events().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3");
@@ -76,7 +69,7 @@ class PagingTests {
 			// still the initial list, however many attempts it took
 			assertThat(status.snapshot().lists().relistCount()).isZero();
 			assertThat(status.snapshot().lists().count()).isEqualTo(1);
-		});
+		}));
 	}
 
 	@Test
@@ -90,10 +83,7 @@ class PagingTests {
 		firstPage("t4", cm(NS, "a", "1"), cm(NS, "b", "5"));
 		lastPage("t4", "40", cm(NS, "c", "3"));
 		this.faults.watchStaysOpen(watchPath(NS, "40"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			this.faults.awaitRequested(watchPath(NS, "40"));
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
@@ -104,7 +94,7 @@ class PagingTests {
 			assertThat(this.firstPageRequests).hasSize(3);
 			assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
 			assertThat(status.snapshot().lists().last().items()).isEqualTo(3);
-		});
+		}));
 	}
 
 	@Test

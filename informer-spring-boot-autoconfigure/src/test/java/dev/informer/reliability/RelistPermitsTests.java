@@ -6,18 +6,17 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import io.fabric8.kubernetes.api.model.WatchEvent;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.runtime.ResourceInformer;
-import dev.informer.test.InformerContexts;
 import dev.informer.watch.RelistReason;
 
 import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
 import static dev.informer.reliability.FaultServer.relistPath;
@@ -40,32 +39,20 @@ class RelistPermitsTests {
 
 	private static final List<String> NAMESPACES = List.of("permits-a", "permits-b", "permits-c", "permits-d");
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
 	/** When each relist's list request arrived, in nanoseconds. */
 	private final List<Long> arrivals = new CopyOnWriteArrayList<>();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap",
-				"informer.resources.configmaps.namespaces=" + String.join(",", NAMESPACES),
-				"informer.startup.max-concurrent-lists=1");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
+	private final ApplicationContextRunner runner = this.faults.declaring(String.join(",", NAMESPACES))
+		.withPropertyValues("informer.startup.max-concurrent-lists=1");
 
 	@Test
 	void aManualRelistOfManyNamespacesListsThemOneAtATime() {
 		Duration held = Duration.ofMillis(300);
 		for (String namespace : NAMESPACES) {
-			this.faults.server()
-				.expect()
-				.get()
-				.withPath(listPath(namespace))
-				.andReturn(200, list("10", cm(namespace, "a", "1")))
-				.once();
+			this.faults.lists(listPath(namespace), list("10", cm(namespace, "a", "1")));
 			this.faults.watchStaysOpen(watchPath(namespace, "10"));
 			relistsHeldFor(namespace, held, "20");
 			this.faults.watchStaysOpen(watchPath(namespace, "20"));
@@ -84,24 +71,10 @@ class RelistPermitsTests {
 		// replacements fall due while the first list is held
 		Duration held = Duration.ofMillis(1500);
 		for (String namespace : NAMESPACES) {
-			this.faults.server()
-				.expect()
-				.get()
-				.withPath(listPath(namespace))
-				.andReturn(200, list("1", cm(namespace, "a", "1")))
-				.once();
+			this.faults.lists(listPath(namespace), list("1", cm(namespace, "a", "1")));
 			// a server that ends every watch at once: fabric8 re-watches immediately,
 			// forever, and the watch is replaced
-			this.faults.server()
-				.expect()
-				.get()
-				.withPath(watchPath(namespace, "1"))
-				.andUpgradeToWebSocket()
-				.open()
-				.waitFor(100)
-				.andEmit(new WatchEvent(cm(namespace, "a", "1"), "ADDED"))
-				.done()
-				.always();
+			this.faults.closingWatch(watchPath(namespace, "1"), 100, event("ADDED", cm(namespace, "a", "1"))).always();
 			relistsHeldFor(namespace, held, "20");
 			this.faults.watchStaysOpen(watchPath(namespace, "20"));
 		}

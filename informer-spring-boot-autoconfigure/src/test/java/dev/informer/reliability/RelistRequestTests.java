@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -43,32 +43,21 @@ class RelistRequestTests {
 
 	private static final String NS = "relist-request";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
+	private final ApplicationContextRunner runner = this.faults.declaring(NS)
 		.withConfiguration(AutoConfigurations.of(InformerEndpointAutoConfiguration.class))
 		.withBean(GatedListener.class)
 		.withBean(ThreadRecorder.class)
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
-				"management.endpoints.web.exposure.include=informers");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
+		.withPropertyValues("management.endpoints.web.exposure.include=informers");
 
 	@Test
 	void aRelistRequestedWhileAListenerIsBusyRunsOffTheRequestThreadAndOnlyOnce() {
 		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1")));
 		// the listener blocks on b until the test opens the gate
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("ADDED", cm(NS, "b", "11")));
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath(relistPath(NS))
-			.andReturn(200, list("20", cm(NS, "a", "1"), cm(NS, "b", "11")))
-			.always();
+		this.faults.listsAlways(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "11")));
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
 		this.runner.run((context) -> {

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -17,18 +17,16 @@ import org.springframework.context.event.EventListener;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.metrics.InformerMetrics;
 import dev.informer.runtime.DefaultInformerRegistry;
-import dev.informer.runtime.ResourceInformer;
-import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
 import dev.informer.watch.EventType;
-import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
 import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.updates;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,25 +39,18 @@ class ResyncTests {
 
 	private static final String NS = "resync";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS)
 		.withPropertyValues("informer.resources.configmaps.resync-period=1s");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void resyncEventsAreFlaggedAndTimedAndAListenerFailingOneCycleDoesNotStopTheNext() {
 		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")));
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
-		this.runner.withBean(FailingFirstResync.class).run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.withBean(FailingFirstResync.class).run(withInformer((context, listener, informer, status) -> {
 			new InformerMetrics(context.getBean(DefaultInformerRegistry.class)).bindTo(meters);
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.snapshot().resync().cycles() >= 3
@@ -93,17 +84,14 @@ class ResyncTests {
 				.functionTimer();
 			assertThat(resyncTimer.count()).isGreaterThanOrEqualTo(3);
 			assertThat(status.snapshot().cache().backlog()).isZero();
-		});
+		}));
 	}
 
 	@Test
 	void resyncFiresOnAWatchThatStaysQuietForSeveralPeriodsWithoutAskingTheServer() {
 		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
 		this.faults.watchStaysOpen(watchPath(NS, "10"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> status.snapshot().resync().cycles() >= 3
 						&& status.snapshot().events().count(EventType.RESYNC) == 3
@@ -118,15 +106,7 @@ class ResyncTests {
 			// replayed from the cache: no list, no new watch
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"));
 			assertThat(status.snapshot().lists().relistCount()).isZero();
-		});
-	}
-
-	private static List<ResourceUpdatedEvent<?>> updates(RecordingListener listener) {
-		return listener.resourceEvents()
-			.stream()
-			.filter(ResourceUpdatedEvent.class::isInstance)
-			.<ResourceUpdatedEvent<?>>map(ResourceUpdatedEvent.class::cast)
-			.toList();
+		}));
 	}
 
 	/**

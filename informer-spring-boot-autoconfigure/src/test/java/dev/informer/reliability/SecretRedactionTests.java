@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.SecretListBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -42,12 +42,8 @@ class SecretRedactionTests {
 	/** base64 of a password: what a Secret's data holds. */
 	private static final String SECRET = "aHVudGVyMi1zM2NyM3QtN2YzYQ==";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.serving("secrets", "Secret");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void aSecretThatDoesNotDeserializeLeavesNoTrace(CapturedOutput output) {

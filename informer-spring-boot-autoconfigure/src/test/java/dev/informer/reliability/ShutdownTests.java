@@ -1,7 +1,6 @@
 package dev.informer.reliability;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,9 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,16 +27,14 @@ import org.springframework.core.annotation.Order;
 import dev.informer.autoconfigure.InformerAutoConfiguration;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceUpdatedEvent;
-import dev.informer.runtime.ResourceInformer;
-import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
-import dev.informer.watch.Watch;
 
-import static dev.informer.reliability.FaultServer.cm;
-import static dev.informer.reliability.FaultServer.event;
 import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.modifications;
+import static dev.informer.reliability.FaultServer.objects;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -52,6 +48,7 @@ class ShutdownTests {
 
 	private static final String NS = "shutdown";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
 	// a listener object handed to the context, rather than a bean it looks up
@@ -68,31 +65,16 @@ class ShutdownTests {
 		.withPropertyValues("informer.resources.configmaps.api-version=v1",
 				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS);
 
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
-
 	@Test
 	void closingWithEventsInFlightDeliversNothingAfterwardsAndLeavesNoThreads(CapturedOutput output) {
-		List<ConfigMap> initial = new ArrayList<>();
-		for (int i = 0; i < 10; i++) {
-			initial.add(cm(NS, "o" + i, String.valueOf(i + 1)));
-		}
-		List<WatchEvent> burst = new ArrayList<>();
-		for (int i = 0; i < 200; i++) {
-			burst.add(event("MODIFIED", cm(NS, "o" + (i % 10), String.valueOf(101 + i))));
-		}
-		this.faults.lists(listPath(NS), list("100", initial.toArray(ConfigMap[]::new)));
-		this.faults.watchBurst(watchPath(NS, "100"), burst);
+		this.faults.lists(listPath(NS), list("100", objects(NS, 10).toArray(ConfigMap[]::new)));
+		this.faults.watchBurst(watchPath(NS, "100"), modifications(NS, 10, 200));
 		Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
 		SlowListener[] slow = new SlowListener[1];
 		RecordingListener[] recording = new RecordingListener[1];
-		this.runner.run((context) -> {
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			slow[0] = context.getBean(SlowListener.class);
-			recording[0] = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+			recording[0] = listener;
 			// the first update is in a listener that
 			// will not be hurried, 199 more are queued
 			await().atMost(Duration.ofSeconds(10)).until(() -> status.snapshot().cache().backlog() == 200);
@@ -100,7 +82,7 @@ class ShutdownTests {
 			assertThat(recording[0].events()).hasSize(11).last().isInstanceOf(InformerSyncedEvent.class);
 			assertThat(this.registered.count).hasValue(0);
 			context.close();
-		});
+		}));
 		// the context is closed: the busy listener finishes its event
 		slow[0].release.countDown();
 		await().atMost(Duration.ofSeconds(5)).until(() -> slow[0].finished.get());

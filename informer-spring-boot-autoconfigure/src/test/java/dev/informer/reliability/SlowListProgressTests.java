@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMapList;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -27,28 +27,17 @@ class SlowListProgressTests {
 
 	private static final String NS = "slow";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.runner(() -> this.faults.client())
-		.withPropertyValues("informer.resources.configmaps.api-version=v1",
-				"informer.resources.configmaps.kind=ConfigMap", "informer.resources.configmaps.namespaces=" + NS,
-				"informer.resources.configmaps.list-page-size=2", "informer.startup.wait-for-sync=false");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
+	private final ApplicationContextRunner runner = this.faults.declaring(NS)
+		.withPropertyValues("informer.resources.configmaps.list-page-size=2", "informer.startup.wait-for-sync=false");
 
 	@Test
 	void theObjectsOfTheFirstPageAreCachedWhileTheSecondIsOnItsWay() {
 		ConfigMapList first = list("20", cm(NS, "a", "1"), cm(NS, "b", "2"));
 		first.getMetadata().setContinue("t1");
-		this.faults.server()
-			.expect()
-			.get()
-			.withPath("/api/v1/namespaces/" + NS + "/configmaps?limit=2")
-			.andReturn(200, first)
-			.once();
+		this.faults.lists("/api/v1/namespaces/" + NS + "/configmaps?limit=2", first);
 		// the second page outlasts the test
 		this.faults.server()
 			.expect()

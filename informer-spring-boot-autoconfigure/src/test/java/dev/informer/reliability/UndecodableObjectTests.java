@@ -6,7 +6,7 @@ import java.util.Map;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -57,19 +57,15 @@ class UndecodableObjectTests {
 	/** base64 of a password: what a Secret's data holds. */
 	private static final String SECRET = "aHVudGVyMi1zM2NyM3QtN2YzYQ==";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS)
 		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class,
 				InformerEndpointAutoConfiguration.class, InformerMetricsAutoConfiguration.class,
 				MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=informers");
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void aListWithAnObjectThatDoesNotDecodeDeliversTheOthersAndKeepsWatching(CapturedOutput output) {

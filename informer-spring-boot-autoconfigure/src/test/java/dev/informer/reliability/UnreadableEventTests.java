@@ -3,7 +3,7 @@ package dev.informer.reliability;
 import java.time.Duration;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -13,10 +13,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
-import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -25,6 +22,7 @@ import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
 import static dev.informer.reliability.FaultServer.relistPath;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -39,15 +37,11 @@ class UnreadableEventTests {
 
 	private static final String NS = "drift";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS)
 		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class));
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void anEventThatDoesNotDeserializeIsCountedAndSurfacedAndLaterEventsStillArrive() {
@@ -60,10 +54,7 @@ class UnreadableEventTests {
 		this.faults.watchStaysOpen(watchPath(NS, "10"), drifted);
 		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "12"), cm(NS, "d", "13")));
 		this.faults.watchStaysOpen(watchPath(NS, "20"), event("ADDED", cm(NS, "e", "21")));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			HealthIndicator health = InformerContexts.health(context);
 			await().atMost(Duration.ofSeconds(10)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "updated a 12", "added d 13",
@@ -79,7 +70,7 @@ class UnreadableEventTests {
 			assertThat(current.getStatus()).isEqualTo(Status.UP);
 			assertThat(current.getDetails()).containsKey("lastError");
 			assertThat(current.getDetails().get("relists")).isEqualTo(Map.of("error", 1L));
-		});
+		}));
 	}
 
 }

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,11 +15,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
-import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
-import dev.informer.watch.Watch;
 
 import static dev.informer.reliability.FaultServer.cm;
 import static dev.informer.reliability.FaultServer.describe;
@@ -29,6 +26,7 @@ import static dev.informer.reliability.FaultServer.list;
 import static dev.informer.reliability.FaultServer.listPath;
 import static dev.informer.reliability.FaultServer.relistPath;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,15 +40,11 @@ class WatchCloseTests {
 
 	private static final String NS = "closes";
 
+	@AutoClose
 	private final FaultServer faults = FaultServer.start();
 
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::client, NS)
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS)
 		.withConfiguration(AutoConfigurations.of(InformerHealthContributorAutoConfiguration.class));
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
 
 	@Test
 	void aStreamEndedAfterEventsResumesFromTheLastResourceVersionWithoutRelist() {
@@ -58,10 +52,7 @@ class WatchCloseTests {
 		this.faults.watchCloses(watchPath(NS, "10"), event("MODIFIED", cm(NS, "a", "11")),
 				event("ADDED", cm(NS, "c", "12")));
 		this.faults.watchStaysOpen(watchPath(NS, "12"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			HealthIndicator health = InformerContexts.health(context);
 			List<Status> seen = new CopyOnWriteArrayList<>();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -79,7 +70,7 @@ class WatchCloseTests {
 					"added c 12");
 			assertThat(status.snapshot().lists().relistCount()).isZero();
 			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("12");
-		});
+		}));
 	}
 
 	@Test
@@ -90,10 +81,7 @@ class WatchCloseTests {
 		this.faults.watchCloses(watchPath(NS, "10"));
 		this.faults.lists(relistPath(NS), list("11", cm(NS, "a", "1"), cm(NS, "b", "2")));
 		this.faults.watchStaysOpen(watchPath(NS, "11"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			this.faults.awaitRequested(watchPath(NS, "11"));
 			await().during(Duration.ofSeconds(2))
 				.atMost(Duration.ofSeconds(4))
@@ -104,7 +92,7 @@ class WatchCloseTests {
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2");
 			assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
 			assertThat(status.snapshot().lists().last().items()).isEqualTo(2);
-		});
+		}));
 	}
 
 	@Test
@@ -113,17 +101,14 @@ class WatchCloseTests {
 		this.faults.watchCloses(watchPath(NS, "10"), event("BOOKMARK",
 				new ConfigMapBuilder().withNewMetadata().withResourceVersion("15").endMetadata().build()));
 		this.faults.watchStaysOpen(watchPath(NS, "15"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			this.faults.awaitRequested(watchPath(NS, "15"));
 			assertThat(status.snapshot().cache().lastResourceVersion()).isEqualTo("15");
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 1);
 			assertThat(status.snapshot().events().byType()).isEqualTo(Map.of("added", 1L));
 			assertThat(status.snapshot().lists().relistCount()).isZero();
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "15"));
-		});
+		}));
 	}
 
 	@Test
@@ -142,16 +127,14 @@ class WatchCloseTests {
 					event("ADDED", cm(NS, "c", "3")), event("ADDED", cm(NS, "b", "4")));
 		}
 		this.faults.watchStaysOpen(watchPath(NS, "4"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			await().atMost(Duration.ofSeconds(15)).until(() -> this.faults.count(watchPath(NS, "4")) == 4);
 			await().during(Duration.ofMillis(500)).until(() -> listener.resourceEvents().size() == 4);
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2", "added c 3",
 					"updated b 4");
 			assertThat(this.faults.paths()).filteredOn((path) -> !isWatch(path)).containsExactly(listPath(NS));
 			assertThat(status.snapshot().lists().relistCount()).isZero();
-		});
+		}));
 	}
 
 }

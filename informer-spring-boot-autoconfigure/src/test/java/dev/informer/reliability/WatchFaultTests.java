@@ -3,13 +3,9 @@ package dev.informer.reliability;
 import java.time.Duration;
 import java.util.List;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,11 +16,13 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.test.InformerContexts;
-import dev.informer.test.MockApiServer;
-import dev.informer.test.RecordingListener;
-import dev.informer.test.TestResources;
-import dev.informer.watch.Watch;
 
+import static dev.informer.reliability.FaultServer.cm;
+import static dev.informer.reliability.FaultServer.list;
+import static dev.informer.reliability.FaultServer.listPath;
+import static dev.informer.reliability.FaultServer.relistPath;
+import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,59 +32,23 @@ import static org.awaitility.Awaitility.await;
  */
 class WatchFaultTests {
 
-	private static final String LIST = "/api/v1/namespaces/faults/configmaps?resourceVersion=0";
+	private static final String NS = "faults";
 
-	/**
-	 * After 410 fabric8 lists without resourceVersion=0: a consistent read from etcd, not
-	 * the watch cache that just expired.
-	 */
-	private static final String RELIST = "/api/v1/namespaces/faults/configmaps";
+	@AutoClose
+	private final FaultServer faults = FaultServer.start();
 
-	private MockApiServer mock;
-
-	@BeforeEach
-	void startServer() {
-		this.mock = MockApiServer.expectations().withCoreDiscovery();
-	}
-
-	@AfterEach
-	void stopServer() {
-		this.mock.close();
-	}
-
-	private ApplicationContextRunner runner() {
-		return InformerContexts.configMaps(this.mock::client, "faults");
-	}
+	private final ApplicationContextRunner runner = InformerContexts.configMaps(this.faults::defaultClient, NS);
 
 	@Test
 	void watchError410RelistsAndDeliversOnlyRealDifferences() {
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(LIST)
-			.andReturn(200, list("10", cm("a", "1"), cm("b", "2"), cm("c", "3")))
-			.once();
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(RELIST)
-			.andReturn(200, list("20", cm("a", "1"), cm("b", "5"), cm("d", "11")))
-			.always();
-		this.mock.server()
-			.expect()
-			.get()
-			.withPath(watch("10"))
-			.andUpgradeToWebSocket()
-			.open()
-			.waitFor(200)
-			.andEmit(new WatchEvent(
+		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
+		this.faults.listsAlways(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
+		this.faults
+			.closingWatch(watchPath(NS, "10"), 200, new WatchEvent(
 					new StatusBuilder().withCode(410).withReason("Expired").withMessage("too old").build(), "ERROR"))
-			.done()
 			.once();
-		this.mock.server().expect().get().withPath(watch("20")).andUpgradeToWebSocket().open().done().always();
-		this.runner().run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			Watch status = InformerContexts.watch(context);
+		this.faults.closingWatch(watchPath(NS, "20"), 0).always();
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> status.snapshot().lists().relists().getOrDefault("410", 0L) == 1
 						&& listener.resourceEvents().size() == 6);
@@ -101,27 +63,7 @@ class WatchFaultTests {
 			assertThat(listener.events(InformerSyncedEvent.class)).hasSize(1);
 			assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 				.containsExactly("a", "b", "c", "d");
-		});
-	}
-
-	static String watch(String resourceVersion) {
-		return "/api/v1/namespaces/faults/configmaps?allowWatchBookmarks=true&resourceVersion=" + resourceVersion
-				+ "&timeoutSeconds=600&watch=true";
-	}
-
-	static ConfigMap cm(String name, String resourceVersion) {
-		return new ConfigMapBuilder(TestResources.configMap("faults", name, resourceVersion)).editMetadata()
-			.withResourceVersion(resourceVersion)
-			.endMetadata()
-			.build();
-	}
-
-	static io.fabric8.kubernetes.api.model.ConfigMapList list(String resourceVersion, ConfigMap... items) {
-		return new ConfigMapListBuilder().withNewMetadata()
-			.withResourceVersion(resourceVersion)
-			.endMetadata()
-			.withItems(items)
-			.build();
+		}));
 	}
 
 }

@@ -12,12 +12,11 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.EventListener;
 
 import dev.informer.InformerRegistry;
@@ -26,7 +25,6 @@ import dev.informer.event.InformerStateChangedEvent;
 import dev.informer.event.InformerSyncedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.ResourceInformer;
-import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -40,6 +38,7 @@ import static dev.informer.reliability.FaultServer.listPath;
 import static dev.informer.reliability.FaultServer.relistPath;
 import static dev.informer.reliability.FaultServer.status;
 import static dev.informer.reliability.FaultServer.watchPath;
+import static dev.informer.reliability.FaultServer.withInformer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,63 +53,58 @@ class WatchGoneTests {
 
 	private static final String NS = "gone";
 
-	private FaultServer faults = FaultServer.start();
+	@AutoClose
+	private final FaultServer faults = FaultServer.start();
 
-	// a test may replace the server: the client is looked up when a context starts
-	private final ApplicationContextRunner runner = InformerContexts.configMaps(() -> this.faults.client(), NS);
-
-	@AfterEach
-	void stopServer() {
-		this.faults.close();
-	}
+	private final ApplicationContextRunner runner = this.faults.configMaps(NS);
 
 	@Test
 	void goneAsTheHttpStatusOfTheWebSocketUpgradeRelistsLikeAGoneEvent() {
 		// fabric8 fails the watch's start: the 410
 		// reaches the informer's exception handler
-		expectRowFourScenario();
+		expectRowFourScenario(this.faults);
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
-		this.runner.run((context) -> {
-			Watch status = assertRowFourOutcome(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
+			assertRowFourOutcome(this.faults, listener, informer, status);
 			assertThat(status.getLastError().httpCode()).isEqualTo(410);
-		});
+		}));
 	}
 
 	@Test
 	void goneAsTheHttpStatusOfAPlainHttpWatchRelistsLikeAGoneEvent() {
 		// with HTTP watches fabric8 turns the status
 		// into a Gone close, as for an ERROR event
-		this.faults.close();
-		this.faults = FaultServer.withHttpWatches();
-		expectRowFourScenario();
-		// an HTTP watch whose body comes only when the test is over
-		this.faults.server()
-			.expect()
-			.get()
-			.delay(30, TimeUnit.SECONDS)
-			.withPath(watchPath(NS, "20"))
-			.andReturn(200,
-					Serialization.asJson(event("BOOKMARK",
-							new ConfigMapBuilder().withNewMetadata().withResourceVersion("20").endMetadata().build()))
-							+ "\n")
-			.always();
-		this.runner.run((context) -> {
-			Watch status = assertRowFourOutcome(context);
-			assertThat(status.getLastError()).isNull();
-		});
+		try (FaultServer httpWatches = FaultServer.withHttpWatches()) {
+			expectRowFourScenario(httpWatches);
+			// an HTTP watch whose body comes only when the test is over
+			ConfigMap atTwenty = new ConfigMapBuilder().withNewMetadata()
+				.withResourceVersion("20")
+				.endMetadata()
+				.build();
+			String bookmark = Serialization.asJson(event("BOOKMARK", atTwenty)) + "\n";
+			httpWatches.server()
+				.expect()
+				.get()
+				.delay(30, TimeUnit.SECONDS)
+				.withPath(watchPath(NS, "20"))
+				.andReturn(200, bookmark)
+				.always();
+			httpWatches.configMaps(NS).run(withInformer((context, listener, informer, status) -> {
+				assertRowFourOutcome(httpWatches, listener, informer, status);
+				assertThat(status.getLastError()).isNull();
+			}));
+		}
 	}
 
-	private void expectRowFourScenario() {
-		this.faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
-		this.faults.fails(watchPath(NS, "10"), status(410, "Expired", "too old"), 1);
-		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
+	private static void expectRowFourScenario(FaultServer faults) {
+		faults.lists(listPath(NS), list("10", cm(NS, "a", "1"), cm(NS, "b", "2"), cm(NS, "c", "3")));
+		faults.fails(watchPath(NS, "10"), status(410, "Expired", "too old"), 1);
+		faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
 	}
 
-	private Watch assertRowFourOutcome(ApplicationContext context) {
-		RecordingListener listener = InformerContexts.listener(context);
-		ResourceInformer<?> informer = InformerContexts.informer(context);
-		Watch status = InformerContexts.watch(context);
-		this.faults.awaitRequested(watchPath(NS, "20"));
+	private static void assertRowFourOutcome(FaultServer faults, RecordingListener listener,
+			ResourceInformer<?> informer, Watch status) {
+		faults.awaitRequested(watchPath(NS, "20"));
 		await().during(Duration.ofMillis(500))
 			.atMost(Duration.ofSeconds(5))
 			.until(() -> listener.resourceEvents().size() == 6);
@@ -121,10 +115,9 @@ class WatchGoneTests {
 				"added d 11", "deleted c 3 unknown");
 		assertThat(status.snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
 		assertThat(status.snapshot().lists().last().trigger()).isEqualTo(RelistReason.GONE);
-		assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
+		assertThat(faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), relistPath(NS),
 				watchPath(NS, "20"));
 		assertThat(names(informer.getCache().list())).isEqualTo("a@1 b@5 d@11");
-		return status;
 	}
 
 	@Test
@@ -134,10 +127,7 @@ class WatchGoneTests {
 		this.faults.fails(relistPath(NS), status(500, "InternalError", "etcd leader changed"), 2);
 		this.faults.lists(relistPath(NS), list("20", cm(NS, "a", "1"), cm(NS, "b", "5"), cm(NS, "d", "11")));
 		this.faults.watchStaysOpen(watchPath(NS, "20"));
-		this.runner.withBean(CacheOnStateChange.class).run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
-			Watch status = InformerContexts.watch(context);
+		this.runner.withBean(CacheOnStateChange.class).run(withInformer((context, listener, informer, status) -> {
 			this.faults.awaitRequested(watchPath(NS, "20"));
 			await().during(Duration.ofMillis(500))
 				.atMost(Duration.ofSeconds(5))
@@ -162,7 +152,7 @@ class WatchGoneTests {
 			assertThat(status.getLastError().httpCode()).isEqualTo(500);
 			assertThat(status.snapshot().errors().consecutive()).isZero();
 			assertThat(status.getState()).isEqualTo(InformerState.WATCHING);
-		});
+		}));
 	}
 
 	@Test
@@ -174,9 +164,7 @@ class WatchGoneTests {
 		this.faults.watchCloses(watchPath(NS, "11"), gone());
 		this.faults.lists(relistPath(NS), list("30", cm(NS, "a", "11")));
 		this.faults.watchStaysOpen(watchPath(NS, "30"));
-		this.runner.run((context) -> {
-			RecordingListener listener = InformerContexts.listener(context);
-			ResourceInformer<?> informer = InformerContexts.informer(context);
+		this.runner.run(withInformer((context, listener, informer, status) -> {
 			this.faults.awaitRequested(watchPath(NS, "30"));
 			await().during(Duration.ofMillis(500))
 				.atMost(Duration.ofSeconds(5))
@@ -190,7 +178,7 @@ class WatchGoneTests {
 			assertThat(informer.getWatches().get(0).snapshot().lists().relists()).isEqualTo(Map.of("410", 1L));
 			assertThat(this.faults.paths()).containsExactly(listPath(NS), watchPath(NS, "10"), watchPath(NS, "11"),
 					relistPath(NS), watchPath(NS, "30"));
-		});
+		}));
 	}
 
 	static String names(List<? extends HasMetadata> resources) {
