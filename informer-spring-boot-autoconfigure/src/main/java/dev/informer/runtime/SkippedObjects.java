@@ -3,7 +3,7 @@ package dev.informer.runtime;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Set;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
@@ -30,9 +30,9 @@ final class SkippedObjects<T extends HasMetadata> implements UndecodableObjects 
 
 	private final WatchContext<T> context;
 
-	// the deletes handed on for objects that stopped decoding, until delivered
-	private final Set<HasMetadata> stoppedDecoding = Collections
-		.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+	// the deletes handed on for objects that stopped decoding, until delivered: each
+	// instance fabric8 was handed to the last decoded state it stands for
+	private final Map<HasMetadata, HasMetadata> stoppedDecoding = Collections.synchronizedMap(new IdentityHashMap<>());
 
 	private volatile Function<String, @Nullable T> cache = (key) -> null;
 
@@ -79,18 +79,20 @@ final class SkippedObjects<T extends HasMetadata> implements UndecodableObjects 
 	}
 
 	@Override
-	public void stoppedDecoding(HasMetadata lastDecoded) {
-		this.stoppedDecoding.add(lastDecoded);
+	public void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded) {
+		this.stoppedDecoding.put(handedOn, lastDecoded);
 	}
 
 	/**
-	 * Return whether a delete is the one handed on for an object that stopped decoding,
-	 * and forget it.
+	 * Return the last decoded state a delete stands for, if it is the one handed on for
+	 * an object that stopped decoding, and forget it.
 	 * @param resource the deleted object fabric8 notifies
-	 * @return whether its final state is unknown for that reason
+	 * @return the object's last decoded state, as listeners saw it, or {@code null} for
+	 * any other delete
 	 */
-	boolean handedOnAsDeleted(T resource) {
-		return !this.stoppedDecoding.isEmpty() && this.stoppedDecoding.remove(resource);
+	@SuppressWarnings("unchecked")
+	@Nullable T handedOnAsDeleted(T resource) {
+		return this.stoppedDecoding.isEmpty() ? null : (T) this.stoppedDecoding.remove(resource);
 	}
 
 	/**

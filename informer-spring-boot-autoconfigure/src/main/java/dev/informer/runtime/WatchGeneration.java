@@ -357,10 +357,16 @@ final class WatchGeneration<T extends HasMetadata> implements ResourceEventHandl
 			return;
 		}
 		// an object that stopped decoding is handed on as deleted: its final state is
-		// unknown, as a relist would find it
-		boolean unknown = deletedFinalStateUnknown || this.skipped.handedOnAsDeleted(resource);
+		// unknown, as a relist would find it, and listeners get the last state they saw,
+		// observed deleted at the version that does not decode
+		T lastDecoded = this.skipped.handedOnAsDeleted(resource);
+		if (lastDecoded != null) {
+			handOff(lastDecoded, EventType.DELETED, new ResourceDeletedEvent<>(this.context.name(), resourceType(),
+					lastDecoded, true, false, 0, false, resource.getMetadata().getResourceVersion()));
+			return;
+		}
 		handOff(resource, EventType.DELETED,
-				new ResourceDeletedEvent<>(this.context.name(), resourceType(), resource, unknown));
+				new ResourceDeletedEvent<>(this.context.name(), resourceType(), resource, false));
 	}
 
 	/**

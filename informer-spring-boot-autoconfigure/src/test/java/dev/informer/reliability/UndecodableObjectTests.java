@@ -25,6 +25,7 @@ import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
 import dev.informer.autoconfigure.metrics.InformerMetricsAutoConfiguration;
 import dev.informer.endpoint.InformersEndpoint;
+import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.ResourceInformer;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
@@ -120,7 +121,12 @@ class UndecodableObjectTests {
 			// a delete with final state unknown when it stops decoding, an add when a
 			// version of it decodes again
 			assertThat(describe(listener.resourceEvents())).containsExactly("added a 1", "added b 2",
-					"deleted a 11 unknown", "added a 12", "deleted b 13 unknown", "added b 21");
+					"deleted a 1 unknown", "added a 12", "deleted b 2 unknown", "added b 21");
+			// each delete carries the last state listeners saw, exactly as they saw it,
+			// and the version at which the object stopped decoding
+			assertThat(listener.resourceEvents()).filteredOn(ResourceDeletedEvent.class::isInstance)
+				.map((event) -> ((ResourceDeletedEvent<?>) event).getObservedResourceVersion())
+				.containsExactly("11", "13");
 			assertThat(informer(context).getCache().list()).extracting((object) -> object.getMetadata().getName())
 				.containsExactlyInAnyOrder("a", "b");
 			Health health = health(context);

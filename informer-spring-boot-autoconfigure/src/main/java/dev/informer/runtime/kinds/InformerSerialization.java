@@ -446,10 +446,10 @@ public final class InformerSerialization extends KubernetesSerialization {
 		if (cached != null) {
 			// its last decoded state, at the event's version: the watch's version never
 			// goes back
-			HasMetadata lastDecoded = clone(cached);
-			lastDecoded.getMetadata().setResourceVersion(resourceVersion);
-			this.objects.stoppedDecoding(lastDecoded);
-			return new WatchEvent(lastDecoded, "DELETED");
+			HasMetadata handedOn = clone(cached);
+			handedOn.getMetadata().setResourceVersion(resourceVersion);
+			this.objects.stoppedDecoding(handedOn, cached);
+			return new WatchEvent(handedOn, "DELETED");
 		}
 		ObjectNode versionOnly = mapper.createObjectNode();
 		versionOnly.putObject("metadata").put("resourceVersion", resourceVersion);

@@ -40,7 +40,7 @@ public interface UndecodableObjects {
 		}
 
 		@Override
-		public void stoppedDecoding(HasMetadata lastDecoded) {
+		public void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded) {
 		}
 
 	};
@@ -73,9 +73,12 @@ public interface UndecodableObjects {
 
 	/**
 	 * A cached object stopped decoding: its last decoded state is handed on as deleted
-	 * (final state unknown).
-	 * @param lastDecoded the instance handed to fabric8 as deleted
+	 * (final state unknown). fabric8 is handed a copy at the event's resourceVersion, so
+	 * that the watch goes on from there; listeners get the last decoded state itself, as
+	 * they saw it, observed deleted at that resourceVersion.
+	 * @param handedOn the instance handed to fabric8 as deleted
+	 * @param lastDecoded the cached object it stands for
 	 */
-	void stoppedDecoding(HasMetadata lastDecoded);
+	void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded);
 
 }

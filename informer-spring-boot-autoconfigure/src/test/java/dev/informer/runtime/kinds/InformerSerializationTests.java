@@ -185,7 +185,7 @@ class InformerSerializationTests {
 		}
 
 		@Override
-		public void stoppedDecoding(HasMetadata lastDecoded) {
+		public void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded) {
 		}
 
 	}
