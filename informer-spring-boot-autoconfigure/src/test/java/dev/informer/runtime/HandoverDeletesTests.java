@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -134,6 +135,46 @@ class HandoverDeletesTests {
 		assertThat(this.listener.received()).as("what this member delivered")
 			.containsExactly("add moved", "add stays", "replayed delete moved", "delete stays");
 		assertThat(this.listener.view()).as("the listener's map against the server").isEmpty();
+	}
+
+	/**
+	 * A member whose Lease lapsed owes the deletes its gate dropped meanwhile. When its
+	 * Lease counts as held again but the object's range moved to another member during
+	 * the lapse (which may have relisted across the gap and never seen the object), it
+	 * delivers that delete itself, as a replay: its listeners hold the object. Found by
+	 * {@code FaultScheduleIT} seed 944 ({@code obj-8}: all three members' Leases lapsed
+	 * while the kube-apiserver was down; the object was deleted meanwhile and its range
+	 * went to a member that had relisted across its whole life).
+	 */
+	@Test
+	void aMemberDeliversADeleteItOwedThroughALapseEvenOnceTheObjectsRangeMovedAway() throws Exception {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		AtomicBoolean lapsed = new AtomicBoolean();
+		Set<String> others = ConcurrentHashMap.newKeySet();
+		this.informer.deliverThrough((resource) -> lapsed.get() ? DeliveryGate.Verdict.LAPSED
+				: others.contains(resource.getMetadata().getUid()) ? DeliveryGate.Verdict.NOT_OURS
+						: DeliveryGate.Verdict.PUBLISH,
+				() -> null);
+		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
+		ConfigMap moved = create("moved");
+		create("stays");
+		await().until(() -> this.listener.view().keySet().containsAll(List.of("moved", "stays")));
+		lapsed.set(true);
+		this.mock.client().resource(moved).delete();
+		await().until(() -> this.informer.getCache().get("apps", "moved").isEmpty() && backlog() == 0);
+		// held again, with a range that no longer holds "moved": the hand-over finds it
+		// gone from the cache, and nothing is gained
+		String movedUid = moved.getMetadata().getUid();
+		this.informer.handOver((resource) -> resource.getMetadata().getUid().equals(movedUid));
+		others.add(movedUid);
+		lapsed.set(false);
+		this.informer.replay((resource) -> false, "shard-range");
+		await().until(() -> this.listener.replays() == 1);
+		assertThat(this.listener.received()).as("what this member delivered")
+			.containsExactly("add moved", "add stays", "replayed delete moved", "replayed add stays");
+		assertThat(this.listener.view()).as("the listener's map against the server").containsOnlyKeys("stays");
 	}
 
 	/**

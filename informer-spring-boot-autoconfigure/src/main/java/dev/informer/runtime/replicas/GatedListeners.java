@@ -214,10 +214,20 @@ public final class GatedListeners<T extends HasMetadata> {
 			Set<String> deletedKeys = new HashSet<>();
 			for (Tombstones.Tombstone<T> deleted : this.tombstones
 				.take((resource) -> gained.test(resource) && gate.publishes(resource))) {
-				deliver(EventType.DELETED,
-						new ResourceDeletedEvent<>(this.listeners.informerName(), this.listeners.resourceType(),
-								deleted.resource(), false, deleted.leftSelection(), 0, true,
-								deleted.observedResourceVersion()));
+				ResourceDeletedEvent<T> event = new ResourceDeletedEvent<>(this.listeners.informerName(),
+						this.listeners.resourceType(), deleted.resource(), false, deleted.leftSelection(), 0, true,
+						deleted.observedResourceVersion());
+				if (deleted.owed() && gate.verdict(deleted.resource()) == DeliveryGate.Verdict.NOT_OURS) {
+					// owed through a lapse, and its range moved to another member
+					// meanwhile:
+					// that member may never have seen the object, this replica's
+					// listeners
+					// did
+					this.listeners.deliver(EventType.DELETED, event, () -> !this.closed && gate.holdsLease());
+				}
+				else {
+					deliver(EventType.DELETED, event);
+				}
 				deletedKeys.add(Cache.metaNamespaceKeyFunc(deleted.resource()));
 			}
 			int count = 0;
