@@ -36,7 +36,7 @@ record Pipeline<T extends HasMetadata>(ChangeLog<T> changes, ListenerQueue queue
 		ListenerQueue queue = new ListenerQueue(start.executor(), settings.backlog(),
 				new BacklogOverflow(context, source::upstreamBacklog, settings, fail));
 		ChangeLog<T> changes = new ChangeLog<>(context.definition().getDeclaration());
-		GatedListeners<T> listeners = new GatedListeners<>(queue, settings.gate(), source::cached,
+		GatedListeners<T> listeners = new GatedListeners<>(queue, settings.gate(), source::handedOn,
 				new OnChangeListeners<>(changes.filter(), context, new CountingPublisher<>(context, settings)),
 				settings.records().get());
 		return new Pipeline<>(changes, queue, listeners);

@@ -370,6 +370,20 @@ final class WatchGeneration<T extends HasMetadata> implements ResourceEventHandl
 	}
 
 	/**
+	 * Run an action with what listeners will have been handed once the events queued now
+	 * are delivered: the cache, less the changes fabric8 has not handed on yet. Atomic
+	 * with the hand-off, so that a change handed on later is queued after whatever the
+	 * action queues (a replay waiting behind a slow listener replays the state it was
+	 * asked for, and the changes made since reach listeners as they happened).
+	 * @param action the action
+	 */
+	void handedOn(Consumer<Map<String, T>> action) {
+		synchronized (this.handoff) {
+			action.accept(this.pending.seenByListeners(this.store.snapshot()));
+		}
+	}
+
+	/**
 	 * Hand on the deletes the list found, observed at the list's resourceVersion: the API
 	 * server had no object under their names then.
 	 */

@@ -1,6 +1,7 @@
 package dev.informer.runtime;
 
 import java.util.Map;
+import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -49,12 +50,19 @@ final class WatchSource<T extends HasMetadata> implements WatchContents {
 	}
 
 	/**
-	 * Return the cached objects by key.
-	 * @return a copy of the cache, {@code null} before the first generation
+	 * Run an action with the objects listeners will have been handed once the events
+	 * queued now are delivered ({@link WatchGeneration#handedOn}), {@code null} before
+	 * the first generation.
+	 * @param action the action, which may queue for listeners in order with that state
 	 */
-	@Nullable Map<String, T> cached() {
-		CachingItemStore<T> store = store();
-		return (store != null) ? store.snapshot() : null;
+	void handedOn(Consumer<@Nullable Map<String, T>> action) {
+		WatchGeneration<T> generation = this.generation;
+		if (generation != null) {
+			generation.handedOn(action::accept);
+		}
+		else {
+			action.accept(null);
+		}
 	}
 
 	/**

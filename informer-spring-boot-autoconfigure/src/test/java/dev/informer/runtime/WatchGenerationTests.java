@@ -60,8 +60,8 @@ class WatchGenerationTests {
 				() -> DeliveryObserver.NONE, () -> DeliveryGate.ALL, () -> null, DeliveryRecords::defaults);
 		ListenerQueue queue = new ListenerQueue(Runnable::run);
 		Pipeline<ConfigMap> pipeline = new Pipeline<>(new ChangeLog<>(definition.getDeclaration()), queue,
-				new GatedListeners<>(queue, settings.gate(), () -> null, new CountingPublisher<>(context, settings),
-						DeliveryRecords.defaults()));
+				new GatedListeners<>(queue, settings.gate(), (action) -> action.accept(null),
+						new CountingPublisher<>(context, settings), DeliveryRecords.defaults()));
 		SkippedObjects<ConfigMap> skipped = new SkippedObjects<>(context);
 		WatchConnection connection = new WatchConnection(status.observed()::arrived);
 		return new WatchGeneration<>(context, pipeline, settings,

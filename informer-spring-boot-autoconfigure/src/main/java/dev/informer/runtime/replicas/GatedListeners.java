@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -42,7 +43,7 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	private final Supplier<DeliveryGate> gate;
 
-	private final Supplier<@Nullable Map<String, T>> cache;
+	private final HandedOn<T> handedOn;
 
 	private final Listeners<T> listeners;
 
@@ -67,16 +68,16 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * Create the gate of one start of a watch.
 	 * @param queue the queue the listeners run on
 	 * @param gate the gate, asked before each listener
-	 * @param cache the watch's cached objects by key, as they are now, {@code null}
-	 * before its first fabric8 informer
+	 * @param handedOn the watch's objects as listeners will have been handed them once
+	 * the events queued now are delivered
 	 * @param listeners where what passes the gate goes
 	 * @param records the bounds of what the gate remembers, and its meters
 	 */
-	public GatedListeners(ListenerQueue queue, Supplier<DeliveryGate> gate, Supplier<@Nullable Map<String, T>> cache,
+	public GatedListeners(ListenerQueue queue, Supplier<DeliveryGate> gate, HandedOn<T> handedOn,
 			Listeners<T> listeners, DeliveryRecords records) {
 		this.queue = queue;
 		this.gate = gate;
-		this.cache = cache;
+		this.handedOn = handedOn;
 		this.listeners = listeners;
 		this.missed = new MissedChanges<>(records);
 		this.tombstones = new Tombstones<>(records);
@@ -145,10 +146,11 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * @param moved the objects whose range moved away
 	 */
 	public void handOver(Predicate<? super T> moved) {
-		Map<String, T> cached = this.cache.get();
-		if (!this.closed && !this.left && cached != null) {
-			this.handedOver.handedOver(cached.values().stream().filter(moved).toList());
-		}
+		this.handedOn.inOrder((cached) -> {
+			if (!this.closed && !this.left && cached != null) {
+				this.handedOver.handedOver(cached.values().stream().filter(moved).toList());
+			}
+		});
 	}
 
 	/**
@@ -201,9 +203,11 @@ public final class GatedListeners<T extends HasMetadata> {
 			return;
 		}
 		this.replayQueued.set(true);
-		this.queue.marker(() -> {
+		// what listeners will have been handed when the replay's turn comes, taken now:
+		// a change handed on later reaches them after the replay, as it happened
+		this.handedOn.inOrder((handed) -> this.queue.marker(() -> {
 			this.replayQueued.set(false);
-			Map<String, T> cached = this.left ? Map.of() : this.cache.get();
+			Map<String, T> cached = this.left ? Map.of() : handed;
 			if (this.closed || cached == null) {
 				return;
 			}
@@ -243,7 +247,7 @@ public final class GatedListeners<T extends HasMetadata> {
 				}
 			}
 			replayed(count, reason);
-		});
+		}));
 	}
 
 	/**
@@ -392,6 +396,25 @@ public final class GatedListeners<T extends HasMetadata> {
 		 * @param proceed whether the next listener gets it
 		 */
 		void replayed(int count, String reason, BooleanSupplier proceed);
+
+	}
+
+	/**
+	 * The objects of one watch as its listeners will have been handed them.
+	 *
+	 * @param <T> the resource type
+	 */
+	@FunctionalInterface
+	public interface HandedOn<T extends HasMetadata> {
+
+		/**
+		 * Run an action with the watch's objects by key as listeners will have been
+		 * handed them once the events queued now are delivered, atomically with the
+		 * hand-off of later changes: what the action queues comes before them.
+		 * @param action given the objects, {@code null} before the watch's first fabric8
+		 * informer
+		 */
+		void inOrder(Consumer<@Nullable Map<String, T>> action);
 
 	}
 
