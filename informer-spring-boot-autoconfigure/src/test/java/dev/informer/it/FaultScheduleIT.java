@@ -133,7 +133,9 @@ class FaultScheduleIT {
 	 * listener executor that rejects while busy. A member delivered the delete of a Dial
 	 * that stopped decoding with the version that does not decode rather than the last
 	 * decoded state its listener saw (issue 32; now
-	 * {@code UndecodableObjectTests.anObjectThatStopsDecodingIsAbsentUntilAVersionOfItDecodesOnTheWatchAndInARelistAlike}).
+	 * {@code UndecodableObjectTests.anObjectThatStopsDecodingIsAbsentUntilAVersionOfItDecodesOnTheWatchAndInARelistAlike}),
+	 * and a replay behind a slow listener that replayed a change queued after it, then
+	 * delivered that change again ({@code ReplayOrderTests}).
 	 * @param seed the seed
 	 */
 	@ParameterizedTest(name = "sharded, on-change false, seed {0}")
