@@ -144,7 +144,7 @@ final class UndecodableListBenchmark {
 		}
 
 		@Override
-		public void stoppedDecoding(HasMetadata lastDecoded) {
+		public void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded) {
 		}
 
 	}
