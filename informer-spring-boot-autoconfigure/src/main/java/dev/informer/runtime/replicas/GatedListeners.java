@@ -221,12 +221,10 @@ public final class GatedListeners<T extends HasMetadata> {
 				ResourceDeletedEvent<T> event = new ResourceDeletedEvent<>(this.listeners.informerName(),
 						this.listeners.resourceType(), deleted.resource(), false, deleted.leftSelection(), 0, true,
 						deleted.observedResourceVersion());
-				if (deleted.owed() && gate.verdict(deleted.resource()) == DeliveryGate.Verdict.NOT_OURS) {
-					// owed through a lapse, and its range moved to another member
-					// meanwhile:
-					// that member may never have seen the object, this replica's
-					// listeners
-					// did
+				if (deleted.owed() && gate.holdsLease()
+						&& gate.verdict(deleted.resource()) == DeliveryGate.Verdict.NOT_OURS) {
+					// owed through a lapse, its range moved meanwhile: the new
+					// owner may never have seen the object; these listeners did
 					this.listeners.deliver(EventType.DELETED, event, () -> !this.closed && gate.holdsLease());
 				}
 				else {

@@ -135,7 +135,21 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	@Override
 	public DeliveryGate gate() {
-		return this::verdict;
+		return new DeliveryGate() {
+
+			@Override
+			public Verdict verdict(HasMetadata resource) {
+				return LeaderDelivery.this.verdict(resource);
+			}
+
+			@Override
+			public boolean holdsLease() {
+				// the leader's Lease: a standby delivers nothing, not even a replay
+				LeaseElection election = LeaderDelivery.this.election;
+				return election != null && election.isHeld();
+			}
+
+		};
 	}
 
 	private DeliveryGate.Verdict verdict(HasMetadata resource) {
