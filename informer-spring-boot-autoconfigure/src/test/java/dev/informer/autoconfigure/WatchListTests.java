@@ -15,10 +15,12 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.informer.event.ResourceAddedEvent;
 import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -68,6 +70,10 @@ class WatchListTests {
 				RecordingListener listener = context.getBean(RecordingListener.class);
 				assertThat(listener.events(ResourceAddedEvent.class)).extracting((event) -> event.getName())
 					.containsExactlyInAnyOrder("cm-0", "cm-1", "cm-2");
+				// the mock server sends a watch only what changes once it is open (a real
+				// server replays from the list's resourceVersion)
+				Watch watch = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+				await().until(() -> watch.isWatching() && watch.snapshot().liveness().lastByteAt() != null);
 				this.mock.client().configMaps().inNamespace("refused").withName("cm-1").delete();
 				await().until(() -> listener.events(ResourceDeletedEvent.class).size() == 1);
 			});
