@@ -47,18 +47,18 @@ final class StartupProgress {
 	 * Record the list of an informer as a startup step that ends with its sync.
 	 * @param informer the informer just started
 	 * @param synced completes when it synced
-	 * @return {@code synced}
+	 * @return a future that completes as {@code synced} does, once the step ended: what
+	 * waits for it sees every list's step
 	 */
 	CompletableFuture<Void> listing(ResourceInformer<?> informer, CompletableFuture<Void> synced) {
 		StartupStep step = this.startup.start("informer.list")
 			.tag("informer", informer.getName())
 			.tag("watches", String.valueOf(informer.getWatches().size()));
-		synced.whenComplete((ignored, ex) -> {
+		return synced.whenComplete((ignored, ex) -> {
 			step.tag("outcome", (ex != null) ? "failed" : "synced");
 			step.tag("objects", String.valueOf(objects(informer)));
 			step.end();
 		});
-		return synced;
 	}
 
 	/**

@@ -4,7 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
@@ -68,6 +72,43 @@ class StartupProgressTests {
 		assertThat(tags("informer.sync.wait")).containsEntry("outcome", "synced");
 	}
 
+	/**
+	 * The startup wait is built from what {@code listing} returns: it must not complete
+	 * before the list's step ended, or {@code /actuator/startup} read once the context is
+	 * up can lack an {@code informer.list} step (a clean-clone CI run:
+	 * {@code InformerStartupFeedbackTests} saw one of two).
+	 */
+	@Test
+	void whatListingReturnsCompletesOnlyOnceTheListsStepEnded() throws Exception {
+		CountDownLatch ending = new CountDownLatch(1);
+		AtomicBoolean ended = new AtomicBoolean();
+		BufferingApplicationStartup slowToEnd = new BufferingApplicationStartup(100) {
+
+			@Override
+			public StartupStep start(String name) {
+				StartupStep step = super.start(name);
+				return new ForwardingStep(step, () -> {
+					try {
+						ending.await(10, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					ended.set(true);
+				});
+			}
+
+		};
+		CompletableFuture<Void> synced = new CompletableFuture<>();
+		CompletableFuture<Void> listed = new StartupProgress(slowToEnd, INTERVAL).listing(this.slow, synced);
+		CompletableFuture.runAsync(() -> synced.complete(null));
+		await().until(synced::isDone);
+		assertThat(listed).as("done while its step is still ending").isNotDone();
+		ending.countDown();
+		listed.get(10, TimeUnit.SECONDS);
+		assertThat(ended).isTrue();
+	}
+
 	@Test
 	void aListFasterThanTheIntervalLogsNothing(CapturedOutput output) throws Exception {
 		this.progress.await(CompletableFuture.completedFuture(null), Duration.ofMinutes(1), List.of(this.slow));
@@ -121,6 +162,51 @@ class StartupProgressTests {
 			}
 
 		};
+	}
+
+	/**
+	 * A step that runs an action before it ends.
+	 */
+	private record ForwardingStep(StartupStep step, Runnable beforeEnd) implements StartupStep {
+
+		@Override
+		public String getName() {
+			return this.step.getName();
+		}
+
+		@Override
+		public long getId() {
+			return this.step.getId();
+		}
+
+		@Override
+		public Long getParentId() {
+			return this.step.getParentId();
+		}
+
+		@Override
+		public StartupStep tag(String key, String value) {
+			this.step.tag(key, value);
+			return this;
+		}
+
+		@Override
+		public StartupStep tag(String key, Supplier<String> value) {
+			this.step.tag(key, value);
+			return this;
+		}
+
+		@Override
+		public Tags getTags() {
+			return this.step.getTags();
+		}
+
+		@Override
+		public void end() {
+			this.beforeEnd.run();
+			this.step.end();
+		}
+
 	}
 
 }
