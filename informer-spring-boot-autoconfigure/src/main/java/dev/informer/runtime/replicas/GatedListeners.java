@@ -111,8 +111,23 @@ public final class GatedListeners<T extends HasMetadata> {
 			this.listeners.deliver(type, event, this.open);
 			return;
 		}
-		replayIfOwed("lapse");
+		if (isOwed()) {
+			// what the gate kept back comes first: the replay queued after this event
+			// delivers the state it leads to, and is queued now if it is not yet
+			replayIfOwed("lapse");
+			kept(DeliveryGate.Verdict.LAPSED, event);
+			return;
+		}
 		this.listeners.deliver(type, event, () -> proceed(gate, event));
+	}
+
+	/**
+	 * Whether the gate kept back a change this replica owed that no replay delivered yet:
+	 * the replay that will, if queued, comes after every event delivered now (its marker
+	 * takes what is owed).
+	 */
+	private boolean isOwed() {
+		return this.missed.isOwed() || this.tombstones.isOwed();
 	}
 
 	/**
@@ -212,7 +227,7 @@ public final class GatedListeners<T extends HasMetadata> {
 				return;
 			}
 			// what this replica owed is replayed whole: every object it publishes
-			boolean owed = this.missed.isOwed() || this.tombstones.isOwed();
+			boolean owed = isOwed();
 			this.missed.take();
 			DeliveryGate gate = this.gate.get();
 			Set<String> deletedKeys = new HashSet<>();
@@ -255,7 +270,7 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * @param reason why, as the replayed event says
 	 */
 	public void replayIfOwed(String reason) {
-		if ((this.missed.isOwed() || this.tombstones.isOwed()) && !this.replayQueued.get()) {
+		if (isOwed() && !this.replayQueued.get()) {
 			replay((resource) -> true, reason);
 		}
 	}

@@ -1,0 +1,120 @@
+package dev.informer.runtime.replicas;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.junit.jupiter.api.Test;
+
+import dev.informer.event.ResourceAddedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
+import dev.informer.event.ResourceUpdatedEvent;
+import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.watch.EventType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The replays of one watch's gate, in order with its events: what a lapse kept back comes
+ * before anything that arrives after the Lease counts as held again.
+ */
+class GatedReplayTests {
+
+	private final Map<String, ConfigMap> cached = new LinkedHashMap<>();
+
+	private final List<String> received = new ArrayList<>();
+
+	private final ListenerQueue queue = new ListenerQueue(Runnable::run);
+
+	private volatile DeliveryGate.Verdict verdict = DeliveryGate.Verdict.PUBLISH;
+
+	private final DeliveryGate leader = (resource) -> this.verdict;
+
+	private final GatedListeners<ConfigMap> gate = new GatedListeners<>(this.queue, () -> this.leader,
+			(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
+
+	/**
+	 * A leader's Lease lapses while an object is deleted and created again under its
+	 * name; once it counts as held again, the next change of the new object arrives
+	 * before the replay of what the lapse kept back. It used to be delivered at once,
+	 * ahead of that replay: with {@code on-change}, an update from the old uid (the last
+	 * state delivered) to the new one, which the contract says is a delete and an add
+	 * ({@code FaultScheduleIT} seed -7966229702793444152, leader, on-change). It now
+	 * waits for the replay, which delivers the state it leads to.
+	 */
+	@Test
+	void aChangeThatArrivesOnceTheLeaseIsHeldAgainComesAfterWhatTheLapseKeptBack() {
+		ConfigMap first = configMap("x", "uid-1", "10");
+		event(() -> this.gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, cache(first), false)));
+		this.verdict = DeliveryGate.Verdict.LAPSED;
+		this.cached.clear();
+		event(() -> this.gate.deliver(EventType.DELETED,
+				new ResourceDeletedEvent<>("configmaps", ConfigMap.class, configMap("x", "uid-1", "11"), false)));
+		ConfigMap second = cache(configMap("x", "uid-2", "12"));
+		event(() -> this.gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, second, false)));
+		this.verdict = DeliveryGate.Verdict.PUBLISH;
+		ConfigMap updated = cache(configMap("x", "uid-2", "13"));
+		event(() -> this.gate.deliver(EventType.UPDATED,
+				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, second, updated)));
+		assertThat(this.received).containsExactly("added ns/x uid-1 10", "deleted ns/x uid-1 11 replay",
+				"added ns/x uid-2 13 replay", "replayed 1 lapse");
+	}
+
+	private ConfigMap cache(ConfigMap configMap) {
+		this.cached.put(Cache.metaNamespaceKeyFunc(configMap), configMap);
+		return configMap;
+	}
+
+	/** Deliver on the queue, where the gate runs, after what was handed on before. */
+	private void event(Runnable delivery) {
+		this.queue.event(delivery);
+	}
+
+	private static ConfigMap configMap(String name, String uid, String resourceVersion) {
+		return new ConfigMapBuilder().withNewMetadata()
+			.withNamespace("ns")
+			.withName(name)
+			.withUid(uid)
+			.withResourceVersion(resourceVersion)
+			.endMetadata()
+			.build();
+	}
+
+	private final class Recording implements GatedListeners.Listeners<ConfigMap> {
+
+		@Override
+		public String informerName() {
+			return "configmaps";
+		}
+
+		@Override
+		public Class<ConfigMap> resourceType() {
+			return ConfigMap.class;
+		}
+
+		@Override
+		public void deliver(EventType type, ResourceEvent<ConfigMap> event, BooleanSupplier proceed) {
+			ConfigMap resource = event.getResource();
+			boolean replay = (event instanceof ResourceDeletedEvent<ConfigMap> deleted && deleted.isReplay())
+					|| (event instanceof ResourceAddedEvent<ConfigMap> added && added.isReplay());
+			GatedReplayTests.this.received
+				.add(type + " " + Cache.metaNamespaceKeyFunc(resource) + " " + resource.getMetadata().getUid() + " "
+						+ resource.getMetadata().getResourceVersion() + (replay ? " replay" : ""));
+		}
+
+		@Override
+		public void replayed(int count, String reason, BooleanSupplier proceed) {
+			GatedReplayTests.this.received.add("replayed " + count + " " + reason);
+		}
+
+	}
+
+}
