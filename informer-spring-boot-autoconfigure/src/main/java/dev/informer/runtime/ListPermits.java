@@ -2,6 +2,7 @@ package dev.informer.runtime;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -59,6 +60,21 @@ public final class ListPermits {
 			}
 		}
 		task.run();
+	}
+
+	/**
+	 * Return an action that {@link #release releases} one permit the first time it runs
+	 * and does nothing after: for a permit that more than one path may give back (a
+	 * generation whose list ends, and a start that fails before it).
+	 * @return the action
+	 */
+	Runnable releaseOnce() {
+		AtomicBoolean done = new AtomicBoolean();
+		return () -> {
+			if (done.compareAndSet(false, true)) {
+				release();
+			}
+		};
 	}
 
 	/**

@@ -230,24 +230,30 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 
 	@Override
 	public void replay(Predicate<? super HasMetadata> gained, String reason) {
-		this.watches.stream().forEach((watch) -> watch.replay(gained, reason));
+		this.watches.stream().forEach((watch) -> watch.takeovers().replay(gained, reason));
+		this.left.replay(gained, reason);
+	}
+
+	@Override
+	public void takeOver(Predicate<? super HasMetadata> gained, Instant since, String reason) {
+		this.watches.stream().forEach((watch) -> watch.takeovers().takeOver(gained, since, reason));
 		this.left.replay(gained, reason);
 	}
 
 	@Override
 	public void replayIfOwed(String reason) {
-		this.watches.stream().forEach((watch) -> watch.replayIfOwed(reason));
+		this.watches.stream().forEach((watch) -> watch.takeovers().replayIfOwed(reason));
 		this.left.replayIfOwed(reason);
 	}
 
 	@Override
 	public void handOver(Predicate<? super HasMetadata> moved) {
-		this.watches.stream().forEach((watch) -> watch.handOver(moved));
+		this.watches.stream().forEach((watch) -> watch.takeovers().handOver(moved));
 	}
 
 	@Override
 	public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
-		this.watches.stream().forEach((watch) -> watch.relistForRange(delivered, since));
+		this.watches.stream().forEach((watch) -> watch.takeovers().relistForRange(delivered, since));
 		// a namespace that left has no list: its kept deletes of the new range replay
 		this.left.replay((resource) -> !delivered.test(resource), "shard-range");
 	}

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -54,8 +53,8 @@ final class ResourceWatch<T extends HasMetadata> {
 
 	private final WatchSource<T> source = new WatchSource<>();
 
-	/** How this watch catches up on the deletes of a new shard range. */
-	private final RangeCatchUp<T> catchUp;
+	/** How this watch takes objects over from another replica, and hands them over. */
+	private final Takeovers<T> takeovers;
 
 	private final Callbacks callbacks = new Callbacks();
 
@@ -89,7 +88,7 @@ final class ResourceWatch<T extends HasMetadata> {
 				recovery.availabilitySamples(WatchMonitor.DEFAULT_PERIOD));
 		status.observed().contents(this.source);
 		this.context = new WatchContext<>(definition, namespace, status, clock);
-		this.catchUp = new RangeCatchUp<>(this.context);
+		this.takeovers = new Takeovers<>(this.context, this.source, this);
 	}
 
 	@Nullable String getNamespace() {
@@ -220,7 +219,7 @@ final class ResourceWatch<T extends HasMetadata> {
 		permits.run(() -> {
 			// once: the generation releases it when its list completes or fails, and so
 			// does a start that fails here
-			Runnable release = once(permits::release);
+			Runnable release = permits.releaseOnce();
 			CompletableFuture<Void> listed = null;
 			RuntimeException failure = null;
 			synchronized (this) {
@@ -256,15 +255,6 @@ final class ResourceWatch<T extends HasMetadata> {
 		return relisted;
 	}
 
-	private static Runnable once(Runnable action) {
-		AtomicBoolean done = new AtomicBoolean();
-		return () -> {
-			if (done.compareAndSet(false, true)) {
-				action.run();
-			}
-		};
-	}
-
 	private synchronized CompletableFuture<Void> relist(RelistReason trigger, boolean replay,
 			Predicate<? super T> delivered, Runnable releasePermit) {
 		WatchStart start = this.start;
@@ -296,74 +286,65 @@ final class ResourceWatch<T extends HasMetadata> {
 	}
 
 	/**
-	 * Remember the cached objects {@code moved} selects as handed over to another member
-	 * ({@link GatedListeners#handOver}).
-	 * @param moved the objects whose range moved to another member
+	 * Relist for a new shard range as {@link Takeovers#relistForRange} asks, under this
+	 * watch's lock: seed the new informer only with the objects {@code delivered} selects
+	 * of what listeners saw, the others arriving as adds flagged as replays.
+	 * @param delivered the objects this replica published before, by its previous range
+	 * @param releasePermit gives the list permit back
+	 * @return a future that completes when the new informer's list has been delivered, or
+	 * {@code null} if the watch stopped meanwhile (the permit is then given back)
+	 * @throws RuntimeException if a customizer threw (the permit is then given back)
 	 */
-	void handOver(Predicate<? super T> moved) {
-		Pipeline<T> pipeline = this.source.pipeline();
-		if (!this.closed && pipeline != null) {
-			pipeline.listeners().handOver(moved);
+	synchronized @Nullable CompletableFuture<Void> relistForRange(Predicate<? super T> delivered,
+			Runnable releasePermit) {
+		if (this.closed || this.leaving || this.source.generation() == null) {
+			// stopped meanwhile: it lists with the new range when it starts
+			releasePermit.run();
+			return null;
+		}
+		try {
+			return relist(RelistReason.SHARD_RANGE, true, delivered, releasePermit);
+		}
+		catch (RuntimeException ex) {
+			releasePermit.run();
+			throw ex;
 		}
 	}
 
 	/**
-	 * Relist for a new shard range, once a list permit lets this watch list, seeding the
-	 * new informer only with the objects {@code delivered} selects of what listeners saw
-	 * (the others arrive as adds flagged as replays); then catch up on the deletes made
-	 * in the new range since {@code since} ({@link RangeCatchUp}), and replay every
-	 * object of the range, those deletes first. A relist that fails is retried as a
-	 * replacement, with backoff: the watch never stays on the old range.
-	 * @param delivered the objects this replica published before, by its previous range
-	 * @param since from when the deletes of the new range may have been delivered by
-	 * nobody
+	 * Replace the fabric8 informer later, with backoff, as a stalled one is replaced.
+	 * @param reason the reason, counted as the relist's trigger
+	 * @param why what happened, for the log
 	 */
-	void relistForRange(Predicate<? super T> delivered, Instant since) {
-		WatchStart start = this.start;
-		if (start == null) {
-			// never started: it lists with the new range when it starts
-			return;
+	void replaceLater(RelistReason reason, String why) {
+		Replacements<T> replacements = this.replacements;
+		if (replacements != null) {
+			replacements.schedule(reason, why);
 		}
-		// before the relist: the new list's versions are no start for what it missed
-		String from = this.catchUp.from(since);
-		ListPermits permits = start.permits();
-		permits.run(() -> {
-			Runnable release = once(permits::release);
-			CompletableFuture<Void> listed;
-			synchronized (this) {
-				if (this.closed || this.leaving || this.source.generation() == null) {
-					// stopped meanwhile: it lists with the new range when it starts
-					release.run();
-					return;
-				}
-				try {
-					listed = relist(RelistReason.SHARD_RANGE, true, delivered, release);
-				}
-				catch (RuntimeException ex) {
-					// a customizer (the application's code) threw
-					release.run();
-					logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
-							+ ": relisting for a new shard range failed (" + KubernetesErrors.describe(ex)
-							+ "); trying again");
-					Replacements<T> replacements = this.replacements;
-					if (replacements != null) {
-						replacements.schedule(RelistReason.SHARD_RANGE, "relisting for a new shard range failed");
-					}
-					return;
-				}
-			}
-			listed.thenCompose((ignored) -> {
-				Pipeline<T> pipeline = this.source.pipeline();
-				return this.catchUp.catchUp(start.client(), start.settings().shardSelector().get(), from,
-						this.source.lastResourceVersion(), (pipeline != null) ? pipeline.listeners() : null);
-			}).whenComplete((ignored, ex) -> {
-				if (ex == null) {
-					// after the list's events: every object of the range, so that the
-					// ResourcesReplayedEvent covers the whole range as it says
-					replay((resource) -> true, "shard-range");
-				}
-			});
-		});
+	}
+
+	/**
+	 * Return what this watch started with, {@code null} before its first start.
+	 * @return the start
+	 */
+	@Nullable WatchStart currentStart() {
+		return this.start;
+	}
+
+	/**
+	 * Return whether the watch stopped (or failed) and was not started again.
+	 * @return whether stopped
+	 */
+	boolean isStopped() {
+		return this.closed;
+	}
+
+	/**
+	 * Return how this watch takes objects over from another replica.
+	 * @return the takeovers
+	 */
+	Takeovers<T> takeovers() {
+		return this.takeovers;
 	}
 
 	/**
@@ -501,7 +482,7 @@ final class ResourceWatch<T extends HasMetadata> {
 	void sample() {
 		WatchGeneration<T> generation = this.source.generation();
 		if (generation != null) {
-			this.catchUp.reached(this.source.lastResourceVersion());
+			this.takeovers.reached(this.source.lastResourceVersion());
 		}
 		Replacements<T> replacements = this.replacements;
 		if (!this.closed && generation != null && replacements != null && replacements.sample(generation)) {
@@ -526,7 +507,7 @@ final class ResourceWatch<T extends HasMetadata> {
 			if (version != null) {
 				getStatus().observed().serverResourceVersionRead(version, at);
 				// the server's version when the list answered, not when it was asked
-				this.catchUp.reached(version);
+				this.takeovers.reached(version);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -538,31 +519,6 @@ final class ResourceWatch<T extends HasMetadata> {
 		Replacements<T> replacements = this.replacements;
 		if (replacements != null) {
 			replacements.cancel();
-		}
-	}
-
-	/**
-	 * Publish each cached object that {@code gained} selects as a replayed add, in order
-	 * with the events queued now, as {@link GatedListeners#replay} does.
-	 * @param gained the objects this replica took over
-	 * @param reason why, as the replayed event says
-	 */
-	void replay(Predicate<? super T> gained, String reason) {
-		Pipeline<T> pipeline = this.source.pipeline();
-		if (!this.closed && pipeline != null) {
-			pipeline.listeners().replay(gained, reason);
-		}
-	}
-
-	/**
-	 * Replay every owned object if the gate kept back a change this replica owed, as
-	 * {@link GatedListeners#replayIfOwed} does.
-	 * @param reason why, as the replayed event says
-	 */
-	void replayIfOwed(String reason) {
-		Pipeline<T> pipeline = this.source.pipeline();
-		if (pipeline != null) {
-			pipeline.listeners().replayIfOwed(reason);
 		}
 	}
 

@@ -1,10 +1,13 @@
 package dev.informer.it;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.informer.DeliveryMode;
 import dev.informer.DeliveryRole;
+import dev.informer.runtime.DefaultInformerRegistry;
+import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,6 +40,9 @@ import static org.awaitility.Awaitility.await;
 class LeaderFaultIT {
 
 	private static final int OBJECTS = 60;
+
+	/** How long a watch may be down before it is replaced by one that lists. */
+	private static final Duration STALLED = Duration.ofSeconds(2);
 
 	@ParameterizedTest(name = "a blip of {0} x the renew deadline on the leader")
 	@ValueSource(doubles = { 0.5, 1.25, 1.5, 3 })
@@ -134,6 +143,88 @@ class LeaderFaultIT {
 				ghost.shutdownNow();
 				System.out.println("LeaderFaultIT ghost: " + group.summary());
 			}
+		}
+	}
+
+	/**
+	 * A handover's gap, seen by a standby that listed again across it (issue 32): the
+	 * standby's path is cut until its watch is replaced (once back it lists rather than
+	 * resumes); meanwhile an object is created, which the leader publishes, then the
+	 * leader's path dies for good (the pod is gone, as the API sees it) and the object is
+	 * deleted. The standby's list never holds the object and the leader never publishes
+	 * its delete: the standby, once leader, catches up on the deletes made since a window
+	 * before it took over (docs/replicas.md).
+	 */
+	@Test
+	void aStandbyThatListedAgainAcrossAHandoversGapDeliversItsDeletes() {
+		try (ReplicaGroup group = new ReplicaGroup(RealApiServer.get(), "leader-gap", DeliveryMode.LEADER, OBJECTS)) {
+			group.customize((replica, runner) -> runner
+				.withPropertyValues("informer.reliability.replace-stalled-after=" + STALLED.toMillis() + "ms"));
+			Replica a = group.replica("a");
+			Replica b = group.replica("b");
+			try {
+				group.run(List.of(a, b), () -> {
+					group.awaitSettled("at startup");
+					group.awaitNothingLost("at startup");
+					Replica leader = group.leader();
+					Replica standby = (leader == a) ? b : a;
+					Watch watch = Objects.requireNonNull(standby.context)
+						.getBean(DefaultInformerRegistry.class)
+						.informer("configmaps")
+						.getWatches()
+						.get(0);
+					long relists = watch.snapshot().lists().relistCount();
+					cut(standby);
+					group.writer().resume();
+					// replaced: once back, the standby lists again rather than resumes
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> watch.snapshot().lists().relistCount() > relists);
+					group.admin()
+						.configMaps()
+						.resource(TestResources.configMap(group.namespace(), "gap", "1"))
+						.create();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> group.checker()
+							.liveEventsOf("gap")
+							.stream()
+							.anyMatch((event) -> event.replica().equals(leader.identity)));
+					cut(leader);
+					group.admin().configMaps().inNamespace(group.namespace()).withName("gap").delete();
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> group.admin()
+							.configMaps()
+							.inNamespace(group.namespace())
+							.withName("gap")
+							.get() == null);
+					group.writer().pause();
+					restore(standby);
+					await().atMost(ReplicaGroup.SETTLE)
+						.until(() -> standby.snapshot().leadership().role() == DeliveryRole.LEADER);
+					group.stop(leader);
+					group.awaitNothingLost("after the leader's path died while the standby listed again");
+				});
+			}
+			finally {
+				System.out.println("LeaderFaultIT gap: " + group.summary());
+			}
+		}
+	}
+
+	private static void cut(Replica replica) {
+		try {
+			replica.proxy.cut();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void restore(Replica replica) {
+		try {
+			replica.proxy.restore();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 

@@ -193,25 +193,25 @@ public final class InformerOperations {
 	}
 
 	/**
-	 * Collect the objects of one shard range deleted after {@code from}: a watch with the
-	 * shard selector from that resourceVersion, which the API server answers from its
-	 * watch cache with every change since, closed once a change at {@code until} or later
-	 * arrives, the watch ends, or {@code bound} passes. Completes exceptionally when the
-	 * API server refuses ({@code 410 Gone}: {@code from} is older than its watch cache
-	 * keeps).
+	 * Collect the objects deleted after {@code from}, of one shard range or all: a watch
+	 * (with the shard selector, if any) from that resourceVersion, which the API server
+	 * answers from its watch cache with every change since, closed once a change at
+	 * {@code until} or later arrives, the watch ends, or {@code bound} passes. Completes
+	 * exceptionally when the API server refuses ({@code 410 Gone}: {@code from} is older
+	 * than its watch cache keeps).
 	 * @param <T> the resource type
 	 * @param client the application's client
 	 * @param definition what is watched
 	 * @param namespace the watch's namespace, {@code null} for all namespaces or cluster
 	 * scope
-	 * @param shardSelector the range
+	 * @param shardSelector the range, or {@code null} for every object the watch sees
 	 * @param from the resourceVersion to start after
 	 * @param until the resourceVersion to reach
 	 * @param bound how long to wait at most
 	 * @return the deleted objects, each in its last state
 	 */
 	public static <T extends HasMetadata> CompletableFuture<List<T>> deletedSince(KubernetesClient client,
-			InformerDefinition<T> definition, @Nullable String namespace, String shardSelector, String from,
+			InformerDefinition<T> definition, @Nullable String namespace, @Nullable String shardSelector, String from,
 			String until, Duration bound) {
 		CompletableFuture<List<T>> result = new CompletableFuture<>();
 		List<T> deleted = new ArrayList<>();
@@ -248,10 +248,13 @@ public final class InformerOperations {
 		};
 		Watch watch;
 		try {
-			watch = forWatch(client, definition, namespace, false, null, UndecodableObjects.NONE)
-				.withShardSelector(shardSelector)
-				.watch(new ListOptionsBuilder().withResourceVersion(from).withAllowWatchBookmarks(true).build(),
-						watcher);
+			FilterWatchListDeletable<T, ?, ?> filtered = forWatch(client, definition, namespace, false, null,
+					UndecodableObjects.NONE);
+			if (shardSelector != null) {
+				filtered = filtered.withShardSelector(shardSelector);
+			}
+			watch = filtered.watch(
+					new ListOptionsBuilder().withResourceVersion(from).withAllowWatchBookmarks(true).build(), watcher);
 		}
 		catch (KubernetesClientException ex) {
 			return CompletableFuture.failedFuture(ex);

@@ -88,6 +88,19 @@ public record DeliveryOptions(DeliveryMode mode, Map<String, DeliveryMode> modes
 	}
 
 	/**
+	 * Return how far back a replica that takes objects over from another catches up on
+	 * their deletes: the replica that published them stopped at most its renew deadline
+	 * after its last renewal, which the others saw within a retry period and count as
+	 * expired a lease duration later, noticed at their next tick. Twice the lease
+	 * duration plus two retry periods covers that, and a backlog its listeners were still
+	 * working through, with a margin.
+	 * @return the window
+	 */
+	public Duration takeoverWindow() {
+		return this.leaseDuration.multipliedBy(2).plus(this.retryPeriod.multipliedBy(2));
+	}
+
+	/**
 	 * Return the name of the group's leader Lease.
 	 * @return the name
 	 */

@@ -290,14 +290,32 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	/**
 	 * Keep deletes that no replica may have delivered, found by a watch that caught up on
-	 * a shard range this replica gained: the next replay delivers them, before its
-	 * replayed adds, as it does the deletes the gate dropped.
+	 * objects this replica took over: the next replay delivers them, before its replayed
+	 * adds, as it does the deletes the gate dropped.
 	 * @param deleted the deleted objects, each in its last state
 	 */
 	public void keepDeletes(List<T> deleted) {
 		for (T resource : deleted) {
 			this.tombstones.dropped(resource, resource.getMetadata().getResourceVersion(), false);
 		}
+	}
+
+	/**
+	 * Deliver, as a replay in order with the events queued now, the deletes that a watch
+	 * catching up on the objects this replica took over found, each followed by the
+	 * object now cached under its name, if any, as {@link #replay} does: the replay of
+	 * the takeover itself did not wait for them.
+	 * @param deleted the deleted objects, each in its last state
+	 * @param reason why, as the replayed event says
+	 */
+	public void replayDeletes(List<T> deleted, String reason) {
+		if (deleted.isEmpty() || this.closed) {
+			return;
+		}
+		keepDeletes(deleted);
+		Set<String> keys = new HashSet<>();
+		deleted.forEach((resource) -> keys.add(Cache.metaNamespaceKeyFunc(resource)));
+		replay((resource) -> keys.contains(Cache.metaNamespaceKeyFunc(resource)), reason);
 	}
 
 	/**

@@ -25,10 +25,12 @@ import dev.informer.watch.KubernetesErrors;
 /**
  * {@link DeliveryMode#LEADER}: the replicas compete for the group's Lease; only the
  * holder publishes, while its Lease counts as held. A replica that becomes leader first
- * replays its caches; a leader whose renewals lapsed and that no other replica replaced
- * keeps what it could not publish and replays once its Lease counts as held again. A
- * replica whose watches are stale gives the Lease up, or stops competing for it, until
- * they are current again ({@link StepDowns}).
+ * replays its caches, then the deletes it catches up on since a window before it took
+ * over (the previous leader may have been cut off before it saw them, and this replica
+ * may have listed again across them); a leader whose renewals lapsed and that no other
+ * replica replaced keeps what it could not publish and replays once its Lease counts as
+ * held again. A replica whose watches are stale gives the Lease up, or stops competing
+ * for it, until they are current again ({@link StepDowns}).
  */
 final class LeaderDelivery implements ReplicaDelivery {
 
@@ -206,7 +208,8 @@ final class LeaderDelivery implements ReplicaDelivery {
 		if (next == DeliveryRole.LEADER) {
 			logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity()
 					+ " became leader; replaying its caches, then publishing");
-			this.informers.forEach((informer) -> informer.replay((resource) -> true, "leader"));
+			Instant since = this.clock.instant().minus(this.options.takeoverWindow());
+			this.informers.forEach((informer) -> informer.takeOver((resource) -> true, since, "leader"));
 		}
 		else {
 			logger.warn("Delivery group '" + this.options.group() + "': " + this.options.identity()

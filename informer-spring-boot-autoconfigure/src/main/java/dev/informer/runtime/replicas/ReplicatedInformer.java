@@ -71,6 +71,20 @@ public interface ReplicatedInformer {
 	void replay(Predicate<? super HasMetadata> gained, String reason);
 
 	/**
+	 * Take over the cached objects {@code gained} selects from another replica: replay
+	 * them as {@link #replay} does, then have each watch catch up on their deletes made
+	 * since {@code since}, which the replica that published the objects may not have
+	 * delivered and this replica may not have seen (it listed again meanwhile), and
+	 * replay those deletes too.
+	 * @param gained the objects this replica took over
+	 * @param since from when their deletes may have been delivered by nobody
+	 * @param reason why, as {@link dev.informer.event.ResourcesReplayedEvent} says
+	 */
+	default void takeOver(Predicate<? super HasMetadata> gained, Instant since, String reason) {
+		replay(gained, reason);
+	}
+
+	/**
 	 * Remember, in each watch's gate, the cached objects {@code moved} selects as handed
 	 * over to another member, so that this replica delivers their deletes too while its
 	 * Lease counts as held (the new owner may never have seen them). Call before the gate

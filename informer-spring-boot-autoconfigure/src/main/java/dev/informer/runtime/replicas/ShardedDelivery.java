@@ -291,29 +291,18 @@ final class ShardedDelivery implements ReplicaDelivery {
 		if (!next.isEmpty()) {
 			ShardRanges delivered = this.published;
 			this.published = next;
-			Instant since = this.clock.instant().minus(catchUpWindow());
+			Instant since = this.clock.instant().minus(this.options.takeoverWindow());
 			for (ReplicatedInformer informer : this.informers) {
 				if (this.serverSharding) {
 					informer.relistForRange(delivered::owns, since);
 				}
 				else {
-					informer.replay((resource) -> next.owns(resource) && !delivered.owns(resource), "shard-range");
+					informer.takeOver((resource) -> next.owns(resource) && !delivered.owns(resource), since,
+							"shard-range");
 				}
 			}
 		}
 		this.roles.changed(DeliveryMode.SHARDED, previousRole, this.role);
-	}
-
-	/**
-	 * How far back a member whose range grew catches up on the deletes of the objects it
-	 * gained, with the API server's shard selectors: the member that published them
-	 * stopped at most its renew deadline after its last renewal, which the others saw
-	 * within a retry period and count as expired a lease duration later, noticed at their
-	 * next tick. Twice the lease duration plus two retry periods covers that, and a
-	 * backlog its listeners were still working through, with a margin.
-	 */
-	private Duration catchUpWindow() {
-		return this.options.leaseDuration().multipliedBy(2).plus(this.options.retryPeriod().multipliedBy(2));
 	}
 
 	@Override

@@ -22,7 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The replays of one watch's gate, in order with its events: what a lapse kept back comes
- * before anything that arrives after the Lease counts as held again.
+ * before anything that arrives after the Lease counts as held again, and the deletes a
+ * watch catching up on a takeover found ({@link GatedListeners#replayDeletes}) each
+ * arrive as a replayed delete, followed by the object now under its name, so that a late
+ * delete of an old uid never removes an object created again.
  */
 class GatedReplayTests {
 
@@ -38,6 +41,19 @@ class GatedReplayTests {
 
 	private final GatedListeners<ConfigMap> gate = new GatedListeners<>(this.queue, () -> this.leader,
 			(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
+
+	@Test
+	void eachDeleteFoundIsReplayedThenTheObjectNowUnderItsName() {
+		cache(configMap("recreated", "uid-2", "12"));
+		cache(configMap("untouched", "uid-3", "9"));
+		this.gate.replayDeletes(List.of(configMap("recreated", "uid-1", "10"), configMap("gone", "uid-4", "11")),
+				"leader");
+		assertThat(this.received).containsExactlyInAnyOrder("deleted ns/recreated uid-1 10 replay",
+				"deleted ns/gone uid-4 11 replay", "added ns/recreated uid-2 12 replay", "replayed 1 leader");
+		assertThat(this.received.indexOf("added ns/recreated uid-2 12 replay"))
+			.as("the object now under the name comes after the delete of the old uid")
+			.isGreaterThan(this.received.indexOf("deleted ns/recreated uid-1 10 replay"));
+	}
 
 	/**
 	 * A leader's Lease lapses while an object is deleted and created again under its
@@ -66,6 +82,13 @@ class GatedReplayTests {
 				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, second, updated)));
 		assertThat(this.received).containsExactly("added ns/x uid-1 10", "deleted ns/x uid-1 11 replay",
 				"added ns/x uid-2 13 replay", "replayed 1 lapse");
+	}
+
+	@Test
+	void nothingFoundReplaysNothing() {
+		cache(configMap("untouched", "uid-3", "9"));
+		this.gate.replayDeletes(List.of(), "leader");
+		assertThat(this.received).isEmpty();
 	}
 
 	private ConfigMap cache(ConfigMap configMap) {
