@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerDeclaration;
@@ -22,7 +23,6 @@ import dev.informer.runtime.listeners.BacklogOptions;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RetryPolicy;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 import dev.informer.watch.WatchHealth;
@@ -41,7 +41,8 @@ class BoundedBacklogTests {
 
 	private static final String NAMESPACE = "bounded";
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final GatedListener slow = new GatedListener(true);
 
@@ -52,10 +53,6 @@ class BoundedBacklogTests {
 	@AfterEach
 	void stop() {
 		this.slow.open();
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
 	}
 
 	@Test
@@ -119,9 +116,9 @@ class BoundedBacklogTests {
 			.kind("ConfigMap")
 			.namespaces(List.of(NAMESPACE))
 			.build();
-		this.informer = new ResourceInformer<>(
-				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
-				RetryPolicy.standard(false), RecoveryOptions.DEFAULT, Clock.systemUTC());
+		this.informer = this.mock
+			.stopping(new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+					publisher, RetryPolicy.standard(false), RecoveryOptions.DEFAULT, Clock.systemUTC()));
 		this.informer.setBacklog(backlog);
 		this.informer.start(this.mock.client(), List.of()).get(30, TimeUnit.SECONDS);
 	}

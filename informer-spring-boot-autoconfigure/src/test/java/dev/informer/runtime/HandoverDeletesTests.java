@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
@@ -26,7 +26,6 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryGate;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +40,8 @@ import static org.awaitility.Awaitility.await;
  */
 class HandoverDeletesTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final AtomicReference<DeliveryGate.Verdict> verdict = new AtomicReference<>(DeliveryGate.Verdict.NOT_OURS);
 
@@ -49,19 +49,11 @@ class HandoverDeletesTests {
 
 	private ResourceInformer<ConfigMap> informer;
 
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
-
 	@Test
 	void aStandbyThatTakesOverDeliversTheDeletesItDroppedBeforeItsReplayedAdds() throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null);
 		ConfigMap doomed = create("doomed");
 		ConfigMap kept = create("kept");
@@ -150,7 +142,7 @@ class HandoverDeletesTests {
 	void aMemberDeliversADeleteItOwedThroughALapseEvenOnceTheObjectsRangeMovedAway() throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		AtomicBoolean lapsed = new AtomicBoolean();
 		Set<String> others = ConcurrentHashMap.newKeySet();
 		this.informer.deliverThrough((resource) -> lapsed.get() ? DeliveryGate.Verdict.LAPSED
@@ -184,7 +176,7 @@ class HandoverDeletesTests {
 	private Set<String> sharded() {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		Set<String> others = ConcurrentHashMap.newKeySet();
 		this.informer.deliverThrough((resource) -> others.contains(resource.getMetadata().getUid())
 				? DeliveryGate.Verdict.NOT_OURS : DeliveryGate.Verdict.PUBLISH, () -> null);

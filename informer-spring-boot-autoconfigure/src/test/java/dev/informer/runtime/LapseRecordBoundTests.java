@@ -10,13 +10,12 @@ import java.util.stream.Collectors;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryGate;
 import dev.informer.runtime.replicas.DeliveryRecords;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,7 +28,8 @@ import static org.awaitility.Awaitility.await;
  */
 class LapseRecordBoundTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final AtomicReference<DeliveryGate.Verdict> verdict = new AtomicReference<>(DeliveryGate.Verdict.PUBLISH);
 
@@ -37,20 +37,12 @@ class LapseRecordBoundTests {
 
 	private ResourceInformer<ConfigMap> informer;
 
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
-
 	@Test
 	void aLapseWithMoreChangesThanTheBoundFallsBackToAWholeReplayAndEndsEqualToTheServer() throws Exception {
 		DeliveryRecords records = new DeliveryRecords(Duration.ofMinutes(10), 100, 3, Clock.systemUTC());
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null, records);
 		for (int i = 0; i < 4; i++) {
 			create("cm-" + i, "v0");

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
@@ -28,7 +28,6 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RetryPolicy;
 import dev.informer.runtime.replicas.DeliveryGate;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.WatchDetails;
 
@@ -43,21 +42,14 @@ import static org.awaitility.Awaitility.await;
  */
 class OnChangeTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final List<ApplicationEvent> events = new CopyOnWriteArrayList<>();
 
 	private ResourceInformer<ConfigMap> informer;
 
 	private final AtomicReference<DeliveryGate> gate = new AtomicReference<>(DeliveryGate.ALL);
-
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
 
 	@Test
 	void updatesThatChangeNoDeclaredPartAreCachedCountedAndNotDelivered() throws Exception {
@@ -310,9 +302,9 @@ class OnChangeTests {
 			.resyncPeriod(resyncPeriod)
 			.onChange(List.of("labels"))
 			.build();
-		this.informer = new ResourceInformer<>(
-				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
-				RetryPolicy.standard(false), Clock.systemUTC());
+		this.informer = this.mock
+			.stopping(new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+					publisher, RetryPolicy.standard(false), Clock.systemUTC()));
 		this.informer.deliverThrough((resource) -> this.gate.get().verdict(resource), () -> null);
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
 		await().until(() -> resourceEvents().stream()

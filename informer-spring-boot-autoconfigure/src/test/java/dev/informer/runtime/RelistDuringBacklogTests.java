@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerDeclaration;
@@ -21,7 +22,6 @@ import dev.informer.InformerDefinition;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RetryPolicy;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
 
@@ -37,7 +37,8 @@ class RelistDuringBacklogTests {
 
 	private static final String NAMESPACE = "backlog";
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final GatedListener slow = new GatedListener(true);
 
@@ -48,10 +49,6 @@ class RelistDuringBacklogTests {
 	@AfterEach
 	void stop() {
 		this.slow.open();
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
 	}
 
 	@Test
@@ -179,9 +176,9 @@ class RelistDuringBacklogTests {
 			.namespaces(List.of(NAMESPACE))
 			.resyncPeriod(resyncPeriod)
 			.build();
-		this.informer = new ResourceInformer<>(
-				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
-				RetryPolicy.standard(false), recovery, Clock.systemUTC());
+		this.informer = this.mock
+			.stopping(new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+					publisher, RetryPolicy.standard(false), recovery, Clock.systemUTC()));
 		this.informer.start(this.mock.client(), List.of()).get(30, TimeUnit.SECONDS);
 	}
 

@@ -10,7 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
@@ -22,7 +22,6 @@ import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryGate;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,17 +39,10 @@ import static org.awaitility.Awaitility.await;
  */
 class ReplayOrderTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private ResourceInformer<ConfigMap> informer;
-
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
 
 	@Test
 	void aReplayWaitingBehindASlowListenerReplaysWhatWasQueuedBeforeItNotWhatChangedSince() throws Exception {
@@ -58,7 +50,7 @@ class ReplayOrderTests {
 		Recorder recorder = new Recorder(release);
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(recorder);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.informer.deliverThrough((resource) -> DeliveryGate.Verdict.PUBLISH, () -> null);
 		ConfigMap changing = create("changing", "v1");
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);

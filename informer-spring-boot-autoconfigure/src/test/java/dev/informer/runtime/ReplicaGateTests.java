@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
@@ -22,7 +22,6 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourcesReplayedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryGate;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.RelistReason;
 
@@ -37,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ReplicaGateTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final List<String> first = new CopyOnWriteArrayList<>();
 
@@ -48,14 +48,6 @@ class ReplicaGateTests {
 	private final AtomicReference<DeliveryGate.Verdict> verdict = new AtomicReference<>(DeliveryGate.Verdict.PUBLISH);
 
 	private ResourceInformer<ConfigMap> informer;
-
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
 
 	@Test
 	void aLeaseThatLapsesWhileAnEventIsDeliveredKeepsItFromTheNextListenerAndReplaysItLater() throws Exception {
@@ -76,7 +68,7 @@ class ReplicaGateTests {
 			}
 			this.events.add(event);
 		});
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null);
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
 		create("apps", "early");
@@ -111,7 +103,7 @@ class ReplicaGateTests {
 	void eventsKeptBackFromAnotherReplicasObjectsAreNotOwed() throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener((ApplicationListener<ApplicationEvent>) this.events::add);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.verdict.set(DeliveryGate.Verdict.NOT_OURS);
 		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null);
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
@@ -138,8 +130,8 @@ class ReplicaGateTests {
 				throw new IllegalStateException("customizer failed");
 			}
 		};
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), new InformerEventPublisher(), Duration.ZERO, "a",
-				"b");
+		this.informer = this.mock
+			.stopping(TestWatches.configMaps(Clock.systemUTC(), new InformerEventPublisher(), Duration.ZERO, "a", "b"));
 		this.informer.start(this.mock.client(), List.of(customizer), permits).get(10, TimeUnit.SECONDS);
 		// another watch holds the only permit
 		permits.run(() -> {

@@ -8,13 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerCustomizer;
 import dev.informer.InformerSpec;
 import dev.informer.ResourceCache;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +30,8 @@ class ResourceCacheNamespaceTests {
 
 	private static final List<String> NAMESPACES = List.of("ns-a", "ns-b", "ns-c");
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final Map<String, AtomicInteger> reads = Map.of("ns-a", new AtomicInteger(), "ns-b", new AtomicInteger(),
 			"ns-c", new AtomicInteger());
@@ -40,29 +40,22 @@ class ResourceCacheNamespaceTests {
 
 	private ResourceInformer<ConfigMap> informer;
 
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
-
 	@Test
 	void listingOneNamespaceOfAnInformerOfAllNamespacesReadsNoOtherNamespace() {
-		this.informer = TestWatches.configMaps(Clock.systemUTC());
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC()));
 		assertListsOnlyTheNamespaceAskedFor();
 	}
 
 	@Test
 	void listingOneNamespaceOfAnInformerOfSeveralNamespacesReadsNoOtherNamespace() {
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), NAMESPACES.toArray(String[]::new));
+		this.informer = this.mock
+			.stopping(TestWatches.configMaps(Clock.systemUTC(), NAMESPACES.toArray(String[]::new)));
 		assertListsOnlyTheNamespaceAskedFor();
 	}
 
 	@Test
 	void listingOneNamespaceWithoutFabric8sNamespaceIndexStillListsItsObjects() {
-		this.informer = TestWatches.configMaps(Clock.systemUTC());
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC()));
 		createAndStart(List.of((spec) -> spec.getInformer().removeIndexer(Cache.NAMESPACE_INDEX)));
 		assertThat(this.informer.getCache().list("ns-b")).extracting((configMap) -> configMap.getMetadata().getName())
 			.containsExactlyInAnyOrder("cm-0", "cm-1", "cm-2");

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
 import io.fabric8.kubernetes.api.model.WatchEvent;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
@@ -23,7 +23,6 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 import dev.informer.watch.RelistReason;
 import dev.informer.watch.Watch;
@@ -41,19 +40,12 @@ import static org.awaitility.Awaitility.await;
  */
 class ResourceInformerRelistTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final List<ApplicationEvent> events = new CopyOnWriteArrayList<>();
 
 	private ResourceInformer<ConfigMap> informer;
-
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
 
 	@Test
 	void aRelistDeliversOnlyTheDifferencesAndTheNewWatchCarriesOn() throws Exception {
@@ -156,7 +148,7 @@ class ResourceInformerRelistTests {
 
 	@Test
 	void anInformerThatIsNotRunningCannotRelist() {
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), "relist");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), "relist"));
 		assertThatIllegalStateException().isThrownBy(this.informer::relist)
 			.withMessage("Informer 'configmaps' is not running");
 	}
@@ -189,7 +181,8 @@ class ResourceInformerRelistTests {
 	private void start() throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener((ApplicationListener<ApplicationEvent>) this.events::add);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "relist");
+		this.informer = this.mock
+			.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "relist"));
 		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
 	}
 

@@ -11,13 +11,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapList;
 import io.fabric8.kubernetes.api.model.ConfigMapListBuilder;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.runtime.HandoverDeletesTests.ContractMap;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.replicas.DeliveryGate;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ShardRangeRelistTests {
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final AtomicReference<Set<String>> range = new AtomicReference<>(Set.of("a1", "a2", "b1"));
 
@@ -42,19 +42,11 @@ class ShardRangeRelistTests {
 
 	private ResourceInformer<ConfigMap> informer;
 
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
-
 	@Test
 	void objectsThatLeaveTheRangeOfARelistAreNeverDeliveredAsDeleted() throws Exception {
 		InformerEventPublisher publisher = new InformerEventPublisher();
 		publisher.addListener(this.listener);
-		this.informer = TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps");
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
 		this.informer.deliverThrough((resource) -> this.range.get().contains(resource.getMetadata().getName())
 				? DeliveryGate.Verdict.PUBLISH : DeliveryGate.Verdict.NOT_OURS, this.selector::get);
 		ConfigMap a1 = create("a1");

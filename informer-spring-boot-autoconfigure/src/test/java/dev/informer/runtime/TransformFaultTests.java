@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.InformerCustomizer;
@@ -22,7 +22,6 @@ import dev.informer.event.ResourceEvent;
 import dev.informer.runtime.listeners.InformerEventPublisher;
 import dev.informer.runtime.recovery.RecoveryOptions;
 import dev.informer.runtime.recovery.RetryPolicy;
-import dev.informer.test.MockApiServer;
 import dev.informer.test.RecordingListener;
 import dev.informer.test.TestResources;
 import dev.informer.watch.Watch;
@@ -40,19 +39,12 @@ class TransformFaultTests {
 
 	private static final String NAMESPACE = "transforms";
 
-	private final MockApiServer mock = MockApiServer.crud();
+	@AutoClose
+	private final InformerMock mock = new InformerMock();
 
 	private final RecordingListener listener = new RecordingListener();
 
 	private ResourceInformer<ConfigMap> informer;
-
-	@AfterEach
-	void stop() {
-		if (this.informer != null) {
-			this.informer.stop();
-		}
-		this.mock.close();
-	}
 
 	@Test
 	void aTransformThatThrowsOnAWatchEventLosesNoChange() throws Exception {
@@ -137,9 +129,9 @@ class TransformFaultTests {
 			.kind("ConfigMap")
 			.namespaces(List.of(NAMESPACE))
 			.build();
-		this.informer = new ResourceInformer<>(
-				new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true), publisher,
-				RetryPolicy.standard(false), RecoveryOptions.DEFAULT, Clock.systemUTC());
+		this.informer = this.mock
+			.stopping(new ResourceInformer<>(new InformerDefinition<>(declaration, ConfigMap.class, "configmaps", true),
+					publisher, RetryPolicy.standard(false), RecoveryOptions.DEFAULT, Clock.systemUTC()));
 		this.informer.start(this.mock.client(), List.of(customizer)).get(20, TimeUnit.SECONDS);
 	}
 
