@@ -19,12 +19,12 @@ final class PerProcessReport {
 	private static final String[] SYNC_METRICS = { PerProcessBenchmark.COLD_MS, PerProcessBenchmark.COLD_CPU,
 			PerProcessBenchmark.WARM_MS, PerProcessBenchmark.WARM_CPU };
 
-	private static final List<String> CLIENTS = List.of("a", "b", "s", "g", "g-json");
+	private static final List<String> CLIENTS = List.of("a", "b", "b-c1", "s", "g", "g-json");
 
 	/** Ratios between the clients, numerator first. */
-	private static final List<List<String>> PAIRS = List.of(List.of("b", "a"), List.of("b", "s"), List.of("a", "s"),
-			List.of("a", "g"), List.of("b", "g"), List.of("s", "g"), List.of("a", "g-json"), List.of("b", "g-json"),
-			List.of("s", "g-json"), List.of("g-json", "g"));
+	private static final List<List<String>> PAIRS = List.of(List.of("b", "a"), List.of("b", "s"), List.of("b-c1", "s"),
+			List.of("b-c1", "b"), List.of("a", "s"), List.of("a", "g"), List.of("b", "g"), List.of("s", "g"),
+			List.of("a", "g-json"), List.of("b", "g-json"), List.of("s", "g-json"), List.of("g-json", "g"));
 
 	private final Map<String, String> context;
 

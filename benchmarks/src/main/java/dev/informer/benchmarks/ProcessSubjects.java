@@ -94,6 +94,7 @@ final class ProcessSubjects {
 				+ " SharedIndexInformer (JDK HttpClient), no-op handler");
 		descriptions.put("b", "the starter: Spring Boot application, every auto-configuration of the class path "
 				+ "(InformerAutoConfiguration, actuator, Micrometer with Prometheus), one no-op @EventListener");
+		descriptions.put("b-c1", "(b) compiling with C1 only (" + StartBenchmark.C1_ONLY + ")");
 		descriptions.put("s",
 				"the seed: the Python client's SharedInformer (PyPI kubernetes " + SeedPython.PACKAGE_VERSION + ")");
 		descriptions.put("g", "client-go v0.37.2 SharedInformerFactory with its defaults: protobuf, the initial "
@@ -170,6 +171,8 @@ final class ProcessSubjects {
 					FloorSubject.arguments(id.equals("floor-decode"), namespace, expected, gzip), tag);
 			case "a" -> java(id, Fabric8ProcessSubject.class, List.of(namespace, Integer.toString(expected)), tag);
 			case "b" -> java(id, StarterProcessSubject.class, List.of(namespace, Integer.toString(expected)), tag);
+			case "b-c1" -> java(id, StarterProcessSubject.class, List.of(namespace, Integer.toString(expected)), tag,
+					StartBenchmark.C1_ONLY);
 			case "s" -> this.seed.protocolCommand(namespace, expected);
 			case "g" -> this.go.command(namespace, expected, false, encoding != Encoding.IDENTITY);
 			case "g-json" -> this.go.command(namespace, expected, true, encoding == Encoding.GZIP);
@@ -195,8 +198,8 @@ final class ProcessSubjects {
 		return SubjectProcess.start("writer", command, Map.of(), logs.resolve(tag + "-writer.log"));
 	}
 
-	private List<String> java(String id, Class<?> main, List<String> arguments, String tag) {
-		List<String> options = new ArrayList<>();
+	private List<String> java(String id, Class<?> main, List<String> arguments, String tag, String... jvmOptions) {
+		List<String> options = new ArrayList<>(List.of(jvmOptions));
 		options.add("-Dkubeconfig=" + this.kubeConfig);
 		Path recording = recording(id, tag);
 		if (recording != null) {

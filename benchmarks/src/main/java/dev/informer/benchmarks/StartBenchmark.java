@@ -53,11 +53,19 @@ final class StartBenchmark {
 	static final List<String> METRICS = List.of(LAUNCH_TO_SYNCED, LAUNCH_TO_MAIN, MAIN_TO_INFORMER, INFORMER_TO_SYNCED,
 			CPU_TO_SYNCED, CPU_SYNC);
 
-	static final List<String> SUBJECTS = List.of("s", "g", "g-json", "b-17", "b-17-cds", "b-17-cds-saot", "b-25-aotc",
-			"b-25-aotc-saot", "b-25-aot", "b-25-aot-saot");
+	static final List<String> SUBJECTS = List.of("s", "g", "g-json", "b-17", "b-17-cds", "b-17-cds-saot",
+			"b-17-cds-saot-c1", "b-25-aotc", "b-25-aotc-saot", "b-25-aot", "b-25-aot-saot", "b-25-aot-saot-c1");
+
+	/**
+	 * The JIT's tier 1 only: C1 compiles, C2 never does. Most of a cold start's CPU is
+	 * the JIT compiling the decode path while it runs ({@code docs/benchmarks.md}, where
+	 * the time goes); C1's code is slower than C2's but costs a fraction to compile.
+	 */
+	static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
 	/** The four processes on one stream, and the fastest-starting starters. */
-	static final List<String> STREAM_SUBJECTS = List.of("s", "g", "b-17", "b-17-cds-saot", "b-25-aot-saot");
+	static final List<String> STREAM_SUBJECTS = List.of("s", "g", "b-17", "b-17-cds-saot", "b-25-aot-saot",
+			"b-25-aot-saot-c1");
 
 	private static final Duration STARTED = Duration.ofMinutes(10);
 
@@ -151,6 +159,10 @@ final class StartBenchmark {
 				new ColdStartJvm("b-17-cds", main, jdk17, Archive.CDS), false, false));
 		configs.put("b-17-cds-saot", new Config("b-17-cds-saot", "(b-17-cds) running Spring AOT's generated code",
 				new ColdStartJvm("b-17-cds-saot", main, jdk17, Archive.CDS), false, true));
+		configs.put("b-17-cds-saot-c1",
+				new Config("b-17-cds-saot-c1", "(b-17-cds-saot) compiling with C1 only (" + C1_ONLY + ")",
+						new ColdStartJvm("b-17-cds-saot-c1", main, jdk17, Archive.CDS, false, List.of(C1_ONLY)), false,
+						true));
 		Integer version = ColdStartJvm.featureVersion(jdk25);
 		if (version == null || version < 25) {
 			skipped.add("SKIPPED: the JDK 25 subjects: no JDK 25 or later at " + jdk25 + " (--jdk25=PATH names one)");
@@ -168,6 +180,10 @@ final class StartBenchmark {
 						new ColdStartJvm("b-25-aot", main, jdk25, Archive.AOT_CACHE), true, false));
 		configs.put("b-25-aot-saot", new Config("b-25-aot-saot", "(b-25-aot) running Spring AOT's generated code",
 				new ColdStartJvm("b-25-aot-saot", main, jdk25, Archive.AOT_CACHE), true, true));
+		configs.put("b-25-aot-saot-c1",
+				new Config("b-25-aot-saot-c1", "(b-25-aot-saot) compiling with C1 only (" + C1_ONLY + ")",
+						new ColdStartJvm("b-25-aot-saot-c1", main, jdk25, Archive.AOT_CACHE, false, List.of(C1_ONLY)),
+						true, true));
 		return configs;
 	}
 
