@@ -106,11 +106,23 @@ final class Takeovers<T extends HasMetadata> {
 		replay(gained, reason);
 		WatchStart start = this.watch.currentStart();
 		GatedListeners<T> gate = gate();
-		if (start == null || gate == null) {
+		if (start == null || gate == null || from == null || until == null) {
 			return;
 		}
-		catchUp(start.client(), start.settings().shardSelector().get(), from, until, gained,
-				(deleted) -> gate.replayDeletes(deleted, reason));
+		// one more watch per watch of the informer: as many at once as may list at once
+		ListPermits permits = start.permits();
+		permits.run(() -> {
+			Runnable release = permits.releaseOnce();
+			try {
+				catchUp(start.client(), start.settings().shardSelector().get(), from, until, gained,
+						(deleted) -> gate.replayDeletes(deleted, reason))
+					.whenComplete((ignored, ex) -> release.run());
+			}
+			catch (RuntimeException ex) {
+				release.run();
+				throw ex;
+			}
+		});
 	}
 
 	/**
