@@ -93,12 +93,11 @@ class SilentWatchIT {
 						(requests) -> !requests.isEmpty());
 				assertThat(proxy.blackHole()).isPositive();
 				Instant blackHoled = Instant.now();
-				// what changes meanwhile: updates, creates and deletes
+				// what changes meanwhile: creates and deletes, then updates; the updates
+				// come last so that the view equals the server only once every change
+				// is delivered (a watch delivers in order): with the updates first, the
+				// view equalled it while the creates and deletes were still on their way
 				Map<String, String> expected = new HashMap<>();
-				for (int i = 0; i < 10; i++) {
-					admin.configMaps().resource(TestResources.configMap(NAMESPACE, "before-" + i, "1")).update();
-					expected.put("before-" + i, "1");
-				}
 				for (int i = 0; i < 5; i++) {
 					admin.configMaps().resource(TestResources.configMap(NAMESPACE, "after-" + i, "1")).create();
 					expected.put("after-" + i, "1");
@@ -106,6 +105,10 @@ class SilentWatchIT {
 				for (int i = 0; i < 5; i++) {
 					admin.configMaps().inNamespace(NAMESPACE).withName("after-" + i).delete();
 					expected.remove("after-" + i);
+				}
+				for (int i = 0; i < 10; i++) {
+					admin.configMaps().resource(TestResources.configMap(NAMESPACE, "before-" + i, "1")).update();
+					expected.put("before-" + i, "1");
 				}
 				AtomicReference<Instant> staleAt = new AtomicReference<>();
 				await().atMost(CONTRACT_WITH_MARGIN).pollInterval(Duration.ofMillis(200)).until(() -> {
