@@ -174,6 +174,11 @@ final class Takeovers<T extends HasMetadata> {
 		});
 	}
 
+	private @Nullable T cached(String key) {
+		CachingItemStore<T> store = this.source.store();
+		return (store != null) ? store.get(key) : null;
+	}
+
 	private @Nullable GatedListeners<T> gate() {
 		Pipeline<T> pipeline = this.source.pipeline();
 		return (!this.watch.isStopped() && pipeline != null) ? pipeline.listeners() : null;
@@ -219,7 +224,7 @@ final class Takeovers<T extends HasMetadata> {
 		CompletableFuture<List<T>> found;
 		try {
 			found = InformerOperations.deletedSince(client, this.context.definition(), this.context.namespace(),
-					selector, from, until, BOUND);
+					selector, from, until, BOUND, this::cached);
 		}
 		catch (RuntimeException ex) {
 			found = CompletableFuture.failedFuture(ex);

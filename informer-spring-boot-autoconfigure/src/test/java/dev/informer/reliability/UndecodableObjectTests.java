@@ -1,7 +1,9 @@
 package dev.informer.reliability;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -21,12 +23,15 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.informer.InformerDeclaration;
+import dev.informer.InformerDefinition;
 import dev.informer.autoconfigure.endpoint.InformerEndpointAutoConfiguration;
 import dev.informer.autoconfigure.health.InformerHealthContributorAutoConfiguration;
 import dev.informer.autoconfigure.metrics.InformerMetricsAutoConfiguration;
 import dev.informer.endpoint.InformersEndpoint;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.runtime.ResourceInformer;
+import dev.informer.runtime.kinds.InformerOperations;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.RecordingListener;
 
@@ -156,6 +161,31 @@ class UndecodableObjectTests {
 			.value()).isEqualTo(1.0);
 		assertThat(output)
 			.contains("Informer 'configmaps' in namespace " + NS + ": skipped ConfigMap " + NS + "/" + name);
+	}
+
+	/**
+	 * The watch a replica opens to catch up on the deletes of objects it takes over
+	 * ({@code Takeovers}) reads the same objects: one that does not decode is passed, and
+	 * a delete of one is found when its last decoded state is cached, as the informer's
+	 * own watch does. Before, the first such object failed the whole catch-up, and every
+	 * delete it would have found was lost (found by {@code FaultScheduleIT} seed 951,
+	 * sharded: "could not catch up ... cannot deserialize").
+	 */
+	@Test
+	void aCatchUpOnDeletesGoesPastAnObjectThatDoesNotDecode() throws Exception {
+		String path = relistPath(NS) + "?allowWatchBookmarks=true&resourceVersion=10&watch=true";
+		this.faults.watchStaysOpen(path, eventJson("MODIFIED", undecodable("b", "11")),
+				event("DELETED", cm(NS, "a", "12")), eventJson("DELETED", undecodable("d", "13")),
+				event("MODIFIED", cm(NS, "c", "14")));
+		InformerDefinition<ConfigMap> definition = new InformerDefinition<>(
+				InformerDeclaration.builder("configmaps").apiVersion("v1").kind("ConfigMap").build(), ConfigMap.class,
+				"configmaps", true);
+		Map<String, ConfigMap> cached = Map.of(NS + "/d", cm(NS, "d", "9"));
+		List<ConfigMap> deleted = InformerOperations
+			.deletedSince(this.faults.client(), definition, NS, null, "10", "14", Duration.ofSeconds(10), cached::get)
+			.get(10, TimeUnit.SECONDS);
+		assertThat(deleted).extracting((configMap) -> configMap.getMetadata().getName()).containsExactly("a", "d");
+		assertThat(deleted.get(1).getMetadata().getResourceVersion()).isEqualTo("13");
 	}
 
 	private static ResourceInformer<?> informer(AssertableApplicationContext context) {

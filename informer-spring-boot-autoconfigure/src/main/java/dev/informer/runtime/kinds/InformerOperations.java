@@ -3,9 +3,11 @@ package dev.informer.runtime.kinds;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
@@ -36,6 +38,7 @@ import dev.informer.CacheMode;
 import dev.informer.InformerDeclaration;
 import dev.informer.InformerDefinition;
 import dev.informer.watch.ResourceVersions;
+import dev.informer.watch.UndecodableObject;
 
 /**
  * The fabric8 operation an informer lists and watches through: its kind's typed or
@@ -208,11 +211,13 @@ public final class InformerOperations {
 	 * @param from the resourceVersion to start after
 	 * @param until the resourceVersion to reach
 	 * @param bound how long to wait at most
+	 * @param cached the caller's cache by key, for the last decoded state of an object
+	 * deleted in a version that does not decode
 	 * @return the deleted objects, each in its last state
 	 */
 	public static <T extends HasMetadata> CompletableFuture<List<T>> deletedSince(KubernetesClient client,
 			InformerDefinition<T> definition, @Nullable String namespace, @Nullable String shardSelector, String from,
-			String until, Duration bound) {
+			String until, Duration bound, Function<String, ? extends @Nullable HasMetadata> cached) {
 		CompletableFuture<List<T>> result = new CompletableFuture<>();
 		List<T> deleted = new ArrayList<>();
 		Watcher<T> watcher = new Watcher<>() {
@@ -249,7 +254,7 @@ public final class InformerOperations {
 		Watch watch;
 		try {
 			FilterWatchListDeletable<T, ?, ?> filtered = forWatch(client, definition, namespace, false, null,
-					UndecodableObjects.NONE);
+					new CatchUpObjects(cached));
 			if (shardSelector != null) {
 				filtered = filtered.withShardSelector(shardSelector);
 			}
@@ -265,6 +270,52 @@ public final class InformerOperations {
 			}
 		});
 		return result.whenComplete((ignored, ex) -> watch.close());
+	}
+
+	/**
+	 * What a watch that catches up on deletes does with an object that does not decode:
+	 * passes it, as the informer's watch does, so that one such object does not end the
+	 * catch-up; a delete of one is found with its last decoded state when the caller's
+	 * cache holds it. Used on the watch's one thread.
+	 */
+	private static final class CatchUpObjects implements UndecodableObjects {
+
+		private final Function<String, ? extends @Nullable HasMetadata> cache;
+
+		private @Nullable String deleted;
+
+		CatchUpObjects(Function<String, ? extends @Nullable HasMetadata> cache) {
+			this.cache = cache;
+		}
+
+		@Override
+		public void skipped(UndecodableObject object) {
+			this.deleted = null;
+		}
+
+		@Override
+		public void deleted(String key) {
+			this.deleted = key;
+		}
+
+		@Override
+		public void listed(Collection<UndecodableObject> skipped) {
+		}
+
+		@Override
+		public @Nullable HasMetadata cached(String key) {
+			// only a delete stands for the cached state: a version that does not decode
+			// is
+			// not one (the informer's own watch tells that to its listeners)
+			boolean delete = key.equals(this.deleted);
+			this.deleted = null;
+			return delete ? this.cache.apply(key) : null;
+		}
+
+		@Override
+		public void stoppedDecoding(HasMetadata handedOn, HasMetadata lastDecoded) {
+		}
+
 	}
 
 	private static <T extends HasMetadata> FilterWatchListDeletable<T, ?, ?> forWatch(KubernetesClient client,
