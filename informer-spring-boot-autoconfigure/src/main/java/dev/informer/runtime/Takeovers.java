@@ -106,7 +106,14 @@ final class Takeovers<T extends HasMetadata> {
 		replay(gained, reason);
 		WatchStart start = this.watch.currentStart();
 		GatedListeners<T> gate = gate();
-		if (start == null || gate == null || from == null || until == null) {
+		if (start == null || gate == null) {
+			return;
+		}
+		if (from == null) {
+			// no version recorded yet: the watch started after the window began (a
+			// replica that just started), and listed all it could know
+			logger.debug("Informer '" + this.context.name() + "'" + this.context.where()
+					+ ": no resourceVersion recorded by " + since + " to catch up on deletes from");
 			return;
 		}
 		// one more watch per watch of the informer: as many at once as may list at once
@@ -114,13 +121,19 @@ final class Takeovers<T extends HasMetadata> {
 		permits.run(() -> {
 			Runnable release = permits.releaseOnce();
 			try {
-				catchUp(start.client(), start.settings().shardSelector().get(), from, until, gained,
+				// a watch between two generations has no version yet: the server's
+				String target = (until != null) ? until : InformerOperations.currentResourceVersion(start.client(),
+						this.context.definition(), this.context.namespace());
+				catchUp(start.client(), start.settings().shardSelector().get(), from, target, gained,
 						(deleted) -> gate.replayDeletes(deleted, reason))
 					.whenComplete((ignored, ex) -> release.run());
 			}
 			catch (RuntimeException ex) {
 				release.run();
-				throw ex;
+				logger.warn("Informer '" + this.context.name() + "'" + this.context.where()
+						+ ": could not catch up on the deletes of the objects it took over since resourceVersion "
+						+ from + " (" + KubernetesErrors.describe(ex)
+						+ "); a delete made while no replica watched them is not delivered");
 			}
 		});
 	}

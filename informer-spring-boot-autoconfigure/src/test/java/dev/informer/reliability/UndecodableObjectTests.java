@@ -177,15 +177,29 @@ class UndecodableObjectTests {
 		this.faults.watchStaysOpen(path, eventJson("MODIFIED", undecodable("b", "11")),
 				event("DELETED", cm(NS, "a", "12")), eventJson("DELETED", undecodable("d", "13")),
 				event("MODIFIED", cm(NS, "c", "14")));
-		InformerDefinition<ConfigMap> definition = new InformerDefinition<>(
-				InformerDeclaration.builder("configmaps").apiVersion("v1").kind("ConfigMap").build(), ConfigMap.class,
-				"configmaps", true);
+		InformerDefinition<ConfigMap> definition = configMaps();
 		Map<String, ConfigMap> cached = Map.of(NS + "/d", cm(NS, "d", "9"));
 		List<ConfigMap> deleted = InformerOperations
 			.deletedSince(this.faults.client(), definition, NS, null, "10", "14", Duration.ofSeconds(10), cached::get)
 			.get(10, TimeUnit.SECONDS);
 		assertThat(deleted).extracting((configMap) -> configMap.getMetadata().getName()).containsExactly("a", "d");
 		assertThat(deleted.get(1).getMetadata().getResourceVersion()).isEqualTo("13");
+	}
+
+	/**
+	 * The API server's current resourceVersion, read by a list of one object (what a
+	 * takeover catches up to, what staleness compares with), whatever that object is.
+	 */
+	@Test
+	void theServersResourceVersionIsReadEvenWhenTheOneObjectListedDoesNotDecode() {
+		this.faults.lists(relistPath(NS) + "?limit=1", listJson("42", undecodable("b", "41")));
+		assertThat(InformerOperations.currentResourceVersion(this.faults.client(), configMaps(), NS)).isEqualTo("42");
+	}
+
+	private static InformerDefinition<ConfigMap> configMaps() {
+		return new InformerDefinition<>(
+				InformerDeclaration.builder("configmaps").apiVersion("v1").kind("ConfigMap").build(), ConfigMap.class,
+				"configmaps", true);
 	}
 
 	private static ResourceInformer<?> informer(AssertableApplicationContext context) {

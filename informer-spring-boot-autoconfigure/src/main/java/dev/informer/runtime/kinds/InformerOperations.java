@@ -189,7 +189,8 @@ public final class InformerOperations {
 	 */
 	public static @Nullable String currentResourceVersion(KubernetesClient client, InformerDefinition<?> definition,
 			@Nullable String namespace) {
-		Object list = forWatch(client, definition, namespace, false, null, UndecodableObjects.NONE)
+		// the one object listed may not decode: only the list's version is wanted
+		Object list = forWatch(client, definition, namespace, false, null, new CatchUpObjects((key) -> null))
 			.list(new ListOptionsBuilder().withLimit(1L).build());
 		ListMeta metadata = ((KubernetesResourceList<?>) list).getMetadata();
 		return (metadata != null) ? metadata.getResourceVersion() : null;
@@ -273,10 +274,10 @@ public final class InformerOperations {
 	}
 
 	/**
-	 * What a watch that catches up on deletes does with an object that does not decode:
-	 * passes it, as the informer's watch does, so that one such object does not end the
-	 * catch-up; a delete of one is found with its last decoded state when the caller's
-	 * cache holds it. Used on the watch's one thread.
+	 * What a watch that catches up on deletes, or a list read for its version alone, does
+	 * with an object that does not decode: passes it, as the informer's watch does, so
+	 * that one such object does not end the catch-up; a delete of one is found with its
+	 * last decoded state when the caller's cache holds it. Used on one thread.
 	 */
 	private static final class CatchUpObjects implements UndecodableObjects {
 

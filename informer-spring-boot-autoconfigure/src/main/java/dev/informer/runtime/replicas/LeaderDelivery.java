@@ -65,6 +65,12 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 	private @Nullable Instant otherRenewalSeenAt;
 
+	// what this replica saw of other holders, across its elections and reads
+	private final LeaseSightings sightings = new LeaseSightings();
+
+	// when this replica last stopped leading; under evaluate's lock
+	private @Nullable Instant ledUntil;
+
 	LeaderDelivery(KubernetesClient client, DeliveryOptions options, Clock clock, List<ReplicatedInformer> informers,
 			DeliveryRecords records, RoleListener roles) {
 		this.client = client;
@@ -100,7 +106,7 @@ final class LeaderDelivery implements ReplicaDelivery {
 					.withNamespace(this.options.leaseNamespace())
 					.build(),
 				this.options, this.clock, scheduler, LeaseElection.OnStop.RELEASE,
-				(changed) -> DeliveryCoordinator.runOn(scheduler, this::evaluate));
+				(changed) -> DeliveryCoordinator.runOn(scheduler, this::evaluate), this.sightings);
 	}
 
 	/**
@@ -121,6 +127,8 @@ final class LeaderDelivery implements ReplicaDelivery {
 			this.observedHolder = (holder == null || holder.isEmpty()) ? null : holder;
 			if (spec != null && holder != null && !holder.isEmpty() && !holder.equals(this.options.identity())) {
 				String record = holder + "@" + spec.getRenewTime();
+				this.sightings.seen(LeaseSightings.describe(holder, spec.getRenewTime(), spec.getLeaseTransitions()),
+						now);
 				if (!record.equals(this.observedRecord)) {
 					this.observedRecord = record;
 					this.otherRenewalSeenAt = now;
@@ -208,15 +216,41 @@ final class LeaderDelivery implements ReplicaDelivery {
 		if (next == DeliveryRole.LEADER) {
 			logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity()
 					+ " became leader; replaying its caches, then publishing");
-			Instant since = this.clock.instant().minus(this.options.takeoverWindow());
+			Instant since = takeoverSince();
 			this.informers.forEach((informer) -> informer.takeOver((resource) -> true, since, "leader"));
 		}
 		else {
+			this.ledUntil = this.clock.instant();
 			logger.warn("Delivery group '" + this.options.group() + "': " + this.options.identity()
 					+ " is no longer leader (Lease " + this.options.leaseNamespace() + "/"
 					+ this.options.leaderLeaseName() + " held by " + holder() + "); stopped publishing");
 		}
 		this.roles.changed(DeliveryMode.LEADER, previous, next);
+	}
+
+	/**
+	 * Return from when this new leader catches up on deletes: a takeover window before
+	 * now, or before it last saw the previous holder's record change, whichever is
+	 * earlier. The previous leader published until at most its renew deadline after its
+	 * last renewal, and a takeover can come long after that when nobody could take the
+	 * Lease meanwhile (the API server down, Lease requests refused): a window counted
+	 * from the takeover alone would then start after deletes nobody delivered. A record
+	 * seen before this replica last stopped leading tells nothing: this replica led
+	 * since, and what its own lapse kept back it replays itself.
+	 */
+	private Instant takeoverSince() {
+		Instant now = this.clock.instant();
+		Duration window = this.options.takeoverWindow();
+		Instant since = now.minus(window);
+		Instant seenAt = this.sightings.firstSeen();
+		if (seenAt != null) {
+			Instant ledUntil = this.ledUntil;
+			Instant anchored = seenAt.minus(window);
+			if ((ledUntil == null || ledUntil.isBefore(seenAt)) && anchored.isBefore(since)) {
+				since = anchored;
+			}
+		}
+		return since;
 	}
 
 	@Override

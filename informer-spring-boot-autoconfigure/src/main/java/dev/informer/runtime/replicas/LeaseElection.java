@@ -82,6 +82,15 @@ final class LeaseElection {
 
 	LeaseElection(KubernetesClient client, ObjectMeta lease, DeliveryOptions options, Clock clock,
 			ScheduledExecutorService scheduler, OnStop onStop, Listener listener) {
+		this(client, lease, options, clock, scheduler, onStop, listener, new LeaseSightings());
+	}
+
+	/**
+	 * Create an election that records what it sees of other holders in {@code sightings},
+	 * which outlive it.
+	 */
+	LeaseElection(KubernetesClient client, ObjectMeta lease, DeliveryOptions options, Clock clock,
+			ScheduledExecutorService scheduler, OnStop onStop, Listener listener, LeaseSightings sightings) {
 		this.client = client;
 		this.lease = lease;
 		this.identity = options.identity();
@@ -92,7 +101,7 @@ final class LeaseElection {
 		this.listener = listener;
 		this.failures = new LeaseRequestFailures(options.group(), describe(), options.retryPeriod(), clock);
 		this.observed = new ObservedLease(new LeaseLock(lease, this.identity), describe(), clock, () -> this.running,
-				this.failures, this.firstRound::completeExceptionally);
+				this.failures, this.firstRound::completeExceptionally, sightings);
 	}
 
 	String leaseName() {

@@ -36,6 +36,8 @@ final class ObservedLease implements Lock {
 
 	private final Consumer<LeaseRefusedException> refusals;
 
+	private final LeaseSightings sightings;
+
 	private volatile @Nullable Instant lastContact;
 
 	private volatile @Nullable Instant lastRenewal;
@@ -59,7 +61,8 @@ final class ObservedLease implements Lock {
 	 * @param refusals told of a refusal no retry cures
 	 */
 	ObservedLease(Lock delegate, String lease, Clock clock, BooleanSupplier running, LeaseRequestFailures failures,
-			Consumer<LeaseRefusedException> refusals) {
+			Consumer<LeaseRefusedException> refusals, LeaseSightings sightings) {
+		this.sightings = sightings;
 		this.delegate = delegate;
 		this.identity = delegate.identity();
 		this.lease = lease;
@@ -112,6 +115,8 @@ final class ObservedLease implements Lock {
 			return last.at();
 		}
 		ZonedDateTime at = ZonedDateTime.now(ZoneOffset.UTC);
+		this.sightings.seen(LeaseSightings.describe(record.getHolderIdentity(), record.getRenewTime(),
+				record.getLeaderTransitions()), this.clock.instant());
 		this.observed = new Observed(record.getHolderIdentity(), record.getRenewTime(), record.getLeaderTransitions(),
 				at);
 		return at;
