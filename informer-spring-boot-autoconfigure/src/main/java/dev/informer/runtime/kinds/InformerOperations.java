@@ -305,9 +305,8 @@ public final class InformerOperations {
 
 		@Override
 		public @Nullable HasMetadata cached(String key) {
-			// only a delete stands for the cached state: a version that does not decode
-			// is
-			// not one (the informer's own watch tells that to its listeners)
+			// a delete stands for the cached state; a version that does not decode does
+			// not (the informer's own watch tells its listeners of that one)
 			boolean delete = key.equals(this.deleted);
 			this.deleted = null;
 			return delete ? this.cache.apply(key) : null;
