@@ -73,6 +73,16 @@ class ShardedDeliveryIT {
 							.allMatch((r) -> sharding(r).members().equals(REPLICAS)
 									&& sharding(r).role() == DeliveryRole.MEMBER));
 					assertThat(sharding(a).serverSharding()).isEqualTo(serverSharding);
+					if (serverSharding) {
+						// the steady state begins once each replica watches its range: an
+						// object created while a range moves reaches the member that
+						// gains
+						// it by its relist, as a replayed add
+						await().atMost(Duration.ofSeconds(30))
+							.until(() -> all.stream()
+								.allMatch((r) -> watchesWithSelector(server, namespace,
+										String.join(",", sharding(r).ownedRanges()))));
+					}
 					// steady state: every change is published once, by its owner
 					for (int i = 0; i < objects; i++) {
 						admin.configMaps()
@@ -82,7 +92,12 @@ class ShardedDeliveryIT {
 					}
 					Map<String, String> uids = uids(admin, namespace);
 					await().atMost(Duration.ofSeconds(60))
-						.until(() -> names(objects).stream().allMatch((name) -> !checker.liveEventsOf(name).isEmpty()));
+						.untilAsserted(
+								() -> assertThat(names(objects))
+									.as("created objects without a live event, and what was delivered of them")
+									.allSatisfy((name) -> assertThat(checker.liveEventsOf(name)).as("%s: %s", name,
+											checker.deliveries().stream().filter((d) -> d.name().equals(name)).toList())
+										.isNotEmpty()));
 					for (String name : names(objects)) {
 						List<ReceivedEvent> events = checker.liveEventsOf(name);
 						assertThat(events).as(name).hasSize(1);
@@ -169,6 +184,17 @@ class ShardedDeliveryIT {
 
 	private static InvariantListener listener(ContractChecker checker, String replica, Duration work) {
 		return new InvariantListener(0, work, work).forInformer("configmaps").reportingTo(checker, replica).withPeers();
+	}
+
+	/**
+	 * Whether a watch with the shard selector {@code selector} has started: the audit log
+	 * records a watch when its response starts, after the list it follows.
+	 */
+	private static boolean watchesWithSelector(RealApiServer server, String namespace, String selector) {
+		return server.requests("watch", "configmaps", namespace)
+			.stream()
+			.map((request) -> request.parameter("shardSelector"))
+			.anyMatch(selector::equals);
 	}
 
 	private static String owner(String uid, List<String> members) {

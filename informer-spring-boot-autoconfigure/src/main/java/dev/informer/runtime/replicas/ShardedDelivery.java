@@ -261,12 +261,9 @@ final class ShardedDelivery implements ReplicaDelivery {
 		else {
 			next = ShardRanges.of(live.indexOf(this.options.identity()), live.size());
 		}
-		if (live != null) {
-			this.members = List.copyOf(live);
-			this.membersListedAt = this.clock.instant();
-		}
 		ShardRanges previous = this.ranges;
 		if (next.equals(previous)) {
+			membersListed(live);
 			if (held && !next.isEmpty()) {
 				// a lapse shorter than a tick, or one the members never noticed
 				this.informers.forEach((informer) -> informer.replayIfOwed("lapse"));
@@ -283,6 +280,8 @@ final class ShardedDelivery implements ReplicaDelivery {
 				.forEach((informer) -> informer.handOver((resource) -> before.owns(resource) && !next.owns(resource)));
 		}
 		this.ranges = next;
+		// after the range: a snapshot that shows these members shows the range they give
+		membersListed(live);
 		this.role = next.isEmpty() ? DeliveryRole.DETACHED : DeliveryRole.MEMBER;
 		this.rangeChanges.incrementAndGet();
 		logger.info("Delivery group '" + this.options.group() + "': " + this.options.identity() + " owns "
@@ -303,6 +302,13 @@ final class ShardedDelivery implements ReplicaDelivery {
 			}
 		}
 		this.roles.changed(DeliveryMode.SHARDED, previousRole, this.role);
+	}
+
+	private void membersListed(@Nullable List<String> live) {
+		if (live != null) {
+			this.members = List.copyOf(live);
+			this.membersListedAt = this.clock.instant();
+		}
 	}
 
 	@Override
