@@ -79,7 +79,7 @@ class RejectingExecutorTests {
 			this.busy.countDown();
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertThat(this.recorder.events(ResourceAddedEvent.class))
-					.extracting(ResourceAddedEvent::getName)
+					.extracting((added) -> added.getName())
 					.containsExactly("only-change"));
 			WatchedInformer<?> informer = (WatchedInformer<?>) context.getBean(InformerRegistry.class)
 				.informer("configmaps");
