@@ -20,7 +20,10 @@ public enum DeliveryMode {
 
 	/**
 	 * Only the replica holding the group's Lease publishes resource events; the others
-	 * keep their caches warm. A replica that becomes leader first replays its cache.
+	 * keep their caches warm. A replica that becomes leader first replays its cache. A
+	 * replica that stopped leading still delivers, for as long as tombstones are kept,
+	 * the deletes of what it published, flagged as replays: the new leader may never have
+	 * seen those objects.
 	 */
 	LEADER,
 

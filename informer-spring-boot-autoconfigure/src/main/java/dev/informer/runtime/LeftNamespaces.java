@@ -77,6 +77,14 @@ final class LeftNamespaces<T extends HasMetadata> {
 	}
 
 	/**
+	 * Deliver the kept deletes this replica owes of what another replica publishes now,
+	 * as {@link GatedListeners#deliverOwedDeletes} does.
+	 */
+	void deliverOwedDeletes() {
+		this.kept.values().forEach((pipeline) -> pipeline.listeners().deliverOwedDeletes());
+	}
+
+	/**
 	 * Drop the pipelines whose deletes were delivered or expired; each is checked again
 	 * on its queue, after a replay that took them and may still be delivering them.
 	 */

@@ -252,6 +252,12 @@ public final class ResourceInformer<T extends HasMetadata> implements WatchedInf
 	}
 
 	@Override
+	public void deliverOwedDeletes() {
+		this.watches.stream().forEach((watch) -> watch.takeovers().deliverOwedDeletes());
+		this.left.deliverOwedDeletes();
+	}
+
+	@Override
 	public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
 		this.watches.stream().forEach((watch) -> watch.takeovers().relistForRange(delivered, since));
 		// a namespace that left has no list: its kept deletes of the new range replay

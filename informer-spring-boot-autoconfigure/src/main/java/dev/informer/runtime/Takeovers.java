@@ -91,6 +91,17 @@ final class Takeovers<T extends HasMetadata> {
 	}
 
 	/**
+	 * Deliver the deletes this replica owes of what another replica publishes now, as
+	 * {@link GatedListeners#deliverOwedDeletes} does.
+	 */
+	void deliverOwedDeletes() {
+		GatedListeners<T> gate = gate();
+		if (gate != null) {
+			gate.deliverOwedDeletes();
+		}
+	}
+
+	/**
 	 * Take over the cached objects {@code gained} selects from another replica, which may
 	 * not have delivered their deletes: replay them now, as {@link #replay} does, then
 	 * catch up on their deletes since {@code since} and replay those, each followed by

@@ -170,6 +170,42 @@ class HandoverDeletesTests {
 	}
 
 	/**
+	 * A leader whose Lease lapsed owes the deletes its gate dropped meanwhile; when
+	 * another replica becomes leader instead, that one may never see them (its watch
+	 * listed again across the objects' whole life, and its catch-up on deletes cannot
+	 * reach back past a kube-apiserver restart). The former leader delivers them, as
+	 * replays, and the delete of what it published that it sees afterwards too. Found by
+	 * {@code FaultScheduleIT} seed 641363971144115683 (leader, {@code on-change}).
+	 */
+	@Test
+	void aFormerLeaderDeliversTheDeletesItOwedOnceAnotherReplicaLeads() throws Exception {
+		InformerEventPublisher publisher = new InformerEventPublisher();
+		publisher.addListener(this.listener);
+		this.informer = this.mock.stopping(TestWatches.configMaps(Clock.systemUTC(), publisher, Duration.ZERO, "apps"));
+		this.verdict.set(DeliveryGate.Verdict.PUBLISH);
+		this.informer.deliverThrough((resource) -> this.verdict.get(), () -> null);
+		this.informer.start(this.mock.client(), List.of()).get(10, TimeUnit.SECONDS);
+		ConfigMap lapsed = create("lapsed");
+		ConfigMap later = create("later");
+		create("stays");
+		await().until(() -> this.listener.view().keySet().containsAll(List.of("lapsed", "later", "stays")));
+		// its renewals lapse: it stops leading, what its listeners hold is handed over
+		this.informer.handOver((resource) -> true);
+		this.verdict.set(DeliveryGate.Verdict.LAPSED);
+		this.mock.client().resource(lapsed).delete();
+		await().until(() -> this.informer.getCache().get("apps", "lapsed").isEmpty() && backlog() == 0);
+		// another replica leads
+		this.verdict.set(DeliveryGate.Verdict.NOT_OURS);
+		this.informer.deliverOwedDeletes();
+		await().until(() -> this.listener.received().contains("replayed delete lapsed"));
+		this.mock.client().resource(later).delete();
+		await().until(() -> this.listener.received().contains("replayed delete later"));
+		assertThat(this.listener.received()).as("what the former leader delivered")
+			.containsExactly("add lapsed", "add later", "add stays", "replayed delete lapsed", "replayed delete later");
+		assertThat(this.listener.view()).as("the listener's map against the server").containsOnlyKeys("stays");
+	}
+
+	/**
 	 * An informer of a sharded member: the uids in the returned set are another member's,
 	 * every other object is this member's.
 	 */

@@ -43,6 +43,17 @@ public interface DeliveryGate {
 	}
 
 	/**
+	 * Return whether this replica may deliver now, as replays, the deletes of objects it
+	 * published and then handed over to another replica ({@link HandedOver}), which may
+	 * never have seen them: a sharded member while its Lease counts as held, a former
+	 * leader while it takes part in the group.
+	 * @return whether it delivers them
+	 */
+	default boolean deliversHandedOver() {
+		return holdsLease();
+	}
+
+	/**
 	 * What the gate says of one object's event.
 	 */
 	enum Verdict {

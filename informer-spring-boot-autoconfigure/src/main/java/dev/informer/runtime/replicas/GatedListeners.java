@@ -29,7 +29,8 @@ import dev.informer.watch.EventType;
  * ({@link MissedChanges}) and replayed once the gate publishes again; a relist is seeded
  * with what listeners really saw. The deletes it drops, whoever was to publish them, are
  * kept as {@link Tombstones}: the replay of a replica that takes their objects over
- * delivers them first.
+ * delivers them first. The deletes it still delivers of objects it gave up to another
+ * replica are {@link FormerOwner}'s.
  * <p>
  * Runs on the watch's {@link ListenerQueue}; lives as long as that queue (one start of
  * the watch).
@@ -51,7 +52,7 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	private final Tombstones<T> tombstones;
 
-	private final HandedOver<T> handedOver;
+	private final FormerOwner<T> formerOwner;
 
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
@@ -81,7 +82,8 @@ public final class GatedListeners<T extends HasMetadata> {
 		this.listeners = listeners;
 		this.missed = new MissedChanges<>(records);
 		this.tombstones = new Tombstones<>(records);
-		this.handedOver = new HandedOver<>(records);
+		this.formerOwner = new FormerOwner<>(queue, handedOn, listeners, this.tombstones, records, () -> !this.closed,
+				() -> !this.closed && !this.left);
 	}
 
 	/**
@@ -97,7 +99,7 @@ public final class GatedListeners<T extends HasMetadata> {
 		}
 		DeliveryGate gate = this.gate.get();
 		DeliveryGate.Verdict verdict = gate.verdict(event.getResource());
-		if (verdict == DeliveryGate.Verdict.NOT_OURS && deliveredAsHandedOver(gate, event)) {
+		if (verdict == DeliveryGate.Verdict.NOT_OURS && this.formerOwner.delivered(gate, event)) {
 			return;
 		}
 		if (verdict != DeliveryGate.Verdict.PUBLISH) {
@@ -131,41 +133,22 @@ public final class GatedListeners<T extends HasMetadata> {
 	}
 
 	/**
-	 * Deliver, as a replay, the delete of an object this replica published before its
-	 * range moved to another member ({@link HandedOver}), while its Lease counts as held:
-	 * the new owner may never have seen the object. A delete whose final state is unknown
-	 * carries the state the object had when its range moved, the last one this replica
-	 * published.
-	 * @return whether it was delivered
+	 * Remember the cached objects {@code moved} selects as handed over to another
+	 * replica, as {@link FormerOwner#handOver} does: this replica delivers their deletes
+	 * too. Call before the gate stops publishing them, or as soon as it did.
+	 * @param moved the objects another replica publishes from now on
 	 */
-	private boolean deliveredAsHandedOver(DeliveryGate gate, ResourceEvent<T> event) {
-		if (!(event instanceof ResourceDeletedEvent<T> deleted) || deleted.isLeftSelection() || !gate.holdsLease()) {
-			return false;
-		}
-		T handed = this.handedOver.take(deleted.getResource());
-		if (handed == null) {
-			return false;
-		}
-		T state = deleted.isFinalStateUnknown() ? handed : deleted.getResource();
-		this.listeners.deliver(EventType.DELETED,
-				new ResourceDeletedEvent<>(this.listeners.informerName(), this.listeners.resourceType(), state,
-						deleted.isFinalStateUnknown(), false, 0, true, deleted.getObservedResourceVersion()),
-				() -> !this.closed && gate.holdsLease());
-		return true;
+	public void handOver(Predicate<? super T> moved) {
+		this.formerOwner.handOver(moved);
 	}
 
 	/**
-	 * Remember the cached objects {@code moved} selects as handed over to another member:
-	 * their range moved away while this replica stays a member. Call before the gate
-	 * stops publishing them.
-	 * @param moved the objects whose range moved away
+	 * Another replica publishes what this one published before: deliver the deletes the
+	 * gate kept back while this replica owed them, as {@link FormerOwner#deliverOwed}
+	 * does.
 	 */
-	public void handOver(Predicate<? super T> moved) {
-		this.handedOn.inOrder((cached) -> {
-			if (!this.closed && !this.left && cached != null) {
-				this.handedOver.handedOver(cached.values().stream().filter(moved).toList());
-			}
-		});
+	public void deliverOwedDeletes() {
+		this.formerOwner.deliverOwed(this.gate);
 	}
 
 	/**
@@ -381,7 +364,7 @@ public final class GatedListeners<T extends HasMetadata> {
 		this.closed = true;
 		this.missed.clear();
 		this.tombstones.clear();
-		this.handedOver.clear();
+		this.formerOwner.clear();
 	}
 
 	/**

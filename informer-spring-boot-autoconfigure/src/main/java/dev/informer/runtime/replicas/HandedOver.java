@@ -11,12 +11,13 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The objects a sharded member published and whose range moved to another member, each in
- * the state it had when the range moved: this member delivers their deletes too, as
- * replays, while they are kept. The member that took them over may never see them: its
- * watch may have relisted across a gap ({@code 410 Gone}) in which one was created and
- * deleted, and then nobody else delivers the delete of an object this member's listeners
- * hold. Kept as long and as many as {@link Tombstones} (the oldest go first).
+ * The objects a replica published and that another replica publishes now (a sharded
+ * member's range moved away, a leader was replaced), each in the state it had then: this
+ * replica delivers their deletes too, as replays, while they are kept. The replica that
+ * took them over may never see them: its watch may have relisted across a gap
+ * ({@code 410 Gone}) in which one was created and deleted, and then nobody else delivers
+ * the delete of an object this replica's listeners hold. Kept as long and as many as
+ * {@link Tombstones} (the oldest go first).
  *
  * @param <T> the resource type
  */

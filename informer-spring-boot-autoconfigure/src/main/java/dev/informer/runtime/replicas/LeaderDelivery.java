@@ -29,8 +29,11 @@ import dev.informer.watch.KubernetesErrors;
  * over (the previous leader may have been cut off before it saw them, and this replica
  * may have listed again across them); a leader whose renewals lapsed and that no other
  * replica replaced keeps what it could not publish and replays once its Lease counts as
- * held again. A replica whose watches are stale gives the Lease up, or stops competing
- * for it, until they are current again ({@link StepDowns}).
+ * held again. A replica that stops leading delivers the deletes of what its listeners
+ * hold, as replays, while they are kept: those it sees afterwards, and once another
+ * replica leads, those its lapse kept back (the new leader may never have seen those
+ * objects). A replica whose watches are stale gives the Lease up, or stops competing for
+ * it, until they are current again ({@link StepDowns}).
  */
 final class LeaderDelivery implements ReplicaDelivery {
 
@@ -93,7 +96,7 @@ final class LeaderDelivery implements ReplicaDelivery {
 		LeaseElection election = newElection(scheduler);
 		this.election = election;
 		for (ReplicatedInformer informer : this.informers) {
-			informer.deliverThrough(this::verdict, () -> null, this.records);
+			informer.deliverThrough(gate(), () -> null, this.records);
 		}
 		// the first leader publishes its initial list live rather than as a replay
 		firstRound.await(election.start());
@@ -154,9 +157,17 @@ final class LeaderDelivery implements ReplicaDelivery {
 
 			@Override
 			public boolean holdsLease() {
-				// the leader's Lease: a standby delivers nothing, not even a replay
+				// the leader's Lease: a standby delivers nothing of its own, not even a
+				// replay
 				LeaseElection election = LeaderDelivery.this.election;
 				return election != null && election.isHeld();
+			}
+
+			@Override
+			public boolean deliversHandedOver() {
+				// a former leader, while it takes part in the group: the deletes of
+				// what it published, which the new leader may never have seen
+				return LeaderDelivery.this.election != null;
 			}
 
 		};
@@ -209,6 +220,11 @@ final class LeaderDelivery implements ReplicaDelivery {
 				// a lapse shorter than a tick: what the gate kept back is owed
 				this.informers.forEach((informer) -> informer.replayIfOwed("lapse"));
 			}
+			else if (!election.isLapsed() && this.ledUntil != null) {
+				// another replica leads: it may never see the deletes of what this one
+				// published (its catch-up cannot reach back past an API server restart)
+				this.informers.forEach(ReplicatedInformer::deliverOwedDeletes);
+			}
 			return;
 		}
 		this.role = next;
@@ -220,6 +236,8 @@ final class LeaderDelivery implements ReplicaDelivery {
 			this.informers.forEach((informer) -> informer.takeOver((resource) -> true, since, "leader"));
 		}
 		else {
+			// what its listeners hold: it delivers their deletes too, while they are kept
+			this.informers.forEach((informer) -> informer.handOver((resource) -> true));
 			this.ledUntil = this.clock.instant();
 			logger.warn("Delivery group '" + this.options.group() + "': " + this.options.identity()
 					+ " is no longer leader (Lease " + this.options.leaseNamespace() + "/"

@@ -86,12 +86,20 @@ public interface ReplicatedInformer {
 
 	/**
 	 * Remember, in each watch's gate, the cached objects {@code moved} selects as handed
-	 * over to another member, so that this replica delivers their deletes too while its
-	 * Lease counts as held (the new owner may never have seen them). Call before the gate
-	 * stops publishing them.
-	 * @param moved the objects whose range moved to another member
+	 * over to another replica, so that this replica delivers their deletes too while its
+	 * gate lets it ({@link DeliveryGate#deliversHandedOver()}): the new owner may never
+	 * have seen them. Call before the gate stops publishing them, or as soon as it did.
+	 * @param moved the objects another replica publishes from now on
 	 */
 	void handOver(Predicate<? super HasMetadata> moved);
+
+	/**
+	 * Deliver now, as replays, the deletes each watch's gate kept back of objects this
+	 * replica's listeners were handed and another replica publishes now (a new leader):
+	 * those owed through a lapse and those of objects handed over ({@link #handOver}).
+	 * The replica that took over may never have seen them.
+	 */
+	void deliverOwedDeletes();
 
 	/**
 	 * Replay every owned object of each watch whose gate kept back a change this replica

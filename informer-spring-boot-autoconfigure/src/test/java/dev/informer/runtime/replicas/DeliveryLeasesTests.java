@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,6 +24,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.informer.DeliveryRole;
 import dev.informer.event.DeliveryRoleChangedEvent;
+import dev.informer.event.ResourceDeletedEvent;
+import dev.informer.event.ResourceEvent;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
@@ -94,6 +97,70 @@ class DeliveryLeasesTests {
 		}
 		finally {
 			ghost.stop();
+		}
+	}
+
+	/**
+	 * A leader that another replica replaces may be the only one that ever saw an object:
+	 * the new leader's watch may have listed again across the object's whole life, and
+	 * its catch-up on deletes cannot reach back past a kube-apiserver restart. So the
+	 * former leader delivers the deletes of what its listeners hold, as replays; the
+	 * changes it does not own it leaves to the new leader. Found by
+	 * {@code FaultScheduleIT} seed 641363971144115683 (leader, {@code on-change}).
+	 */
+	@Test
+	void aLeaderThatAnotherReplicaReplacesDeliversTheDeletesOfWhatItPublished() {
+		List<String> received = new CopyOnWriteArrayList<>();
+		ApplicationListener<ResourceEvent<?>> listener = (event) -> received
+			.add(event.getClass().getSimpleName() + " " + event.getResource().getMetadata().getName()
+					+ ((event instanceof ResourceDeletedEvent<?> deleted && deleted.isReplay()) ? " (replay)" : ""));
+		Thread usurper = new Thread(this::usurp, "usurper-replica");
+		usurper.setDaemon(true);
+		try {
+			runner("leader").withBean("changes", ApplicationListener.class, () -> listener).run((context) -> {
+				assertThat(context).hasNotFailed();
+				DeliveryCoordinator coordinator = context.getBean(DeliveryCoordinator.class);
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> coordinator.snapshot().leadership().role() == DeliveryRole.LEADER);
+				ConfigMap published = this.client.configMaps()
+					.resource(TestResources.configMap(NAMESPACE, "published", "v0"))
+					.create();
+				await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("ResourceAddedEvent published"));
+				usurper.start();
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> coordinator.snapshot().leadership().role() == DeliveryRole.STANDBY);
+				this.client.resource(published).delete();
+				this.client.configMaps().resource(TestResources.configMap(NAMESPACE, "unseen", "v0")).create();
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> received.contains("ResourceDeletedEvent published (replay)"));
+				assertThat(received).as("nothing of what the new leader publishes")
+					.doesNotContain("ResourceAddedEvent unseen");
+			});
+		}
+		finally {
+			usurper.interrupt();
+		}
+	}
+
+	/**
+	 * Another replica, played by the test, that takes the leader's Lease and renews it.
+	 */
+	private void usurp() {
+		try {
+			while (!Thread.currentThread().isInterrupted()) {
+				this.client.leases().inNamespace(NAMESPACE).withName("orders").edit((current) -> {
+					current.getSpec().setHolderIdentity("usurper");
+					current.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+					return current;
+				});
+				Thread.sleep(Ghost.PERIOD_MS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (RuntimeException ex) {
+			// the mock server closed at the end of the test
 		}
 	}
 

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The gate of {@code informer.replicas.mode=leader} counts its Lease as held only while
  * this replica is the leader: a replay queued while it led and run after it lost the
- * Lease delivers nothing it owed from that lapse as its own (its deletes stay tombstones
- * for whoever takes over), since in this mode one replica calls listeners.
+ * Lease delivers nothing of its own, since in this mode one replica calls listeners. The
+ * deletes of what it published are the exception: a former leader delivers them, as
+ * replays, while it takes part in the group.
  */
 class LeaderGateTests {
 
@@ -39,6 +40,7 @@ class LeaderGateTests {
 		DeliveryGate gate = delivery.gate();
 		assertThat(gate.verdict(TestResources.configMap("ns", "cm", "v"))).isEqualTo(DeliveryGate.Verdict.NOT_OURS);
 		assertThat(gate.holdsLease()).as("a replica that holds no Lease").isFalse();
+		assertThat(gate.deliversHandedOver()).as("a replica that has not started").isFalse();
 	}
 
 }

@@ -132,6 +132,10 @@ class LeaderTakeoverTests {
 		}
 
 		@Override
+		public void deliverOwedDeletes() {
+		}
+
+		@Override
 		public void replayIfOwed(String reason) {
 		}
 

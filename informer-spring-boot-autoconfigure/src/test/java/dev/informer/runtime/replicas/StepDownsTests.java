@@ -305,6 +305,10 @@ class StepDownsTests {
 		}
 
 		@Override
+		public void deliverOwedDeletes() {
+		}
+
+		@Override
 		public boolean servesShardSelectors(KubernetesClient client) {
 			return false;
 		}
