@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -159,55 +160,24 @@ class LeaderFaultIT {
 	@Test
 	void aStandbyThatListedAgainAcrossAHandoversGapDeliversItsDeletes() {
 		try (ReplicaGroup group = new ReplicaGroup(RealApiServer.get(), "leader-gap", DeliveryMode.LEADER, OBJECTS)) {
-			group.customize((replica, runner) -> runner
-				.withPropertyValues("informer.reliability.replace-stalled-after=" + STALLED.toMillis() + "ms"));
-			Replica a = group.replica("a");
-			Replica b = group.replica("b");
-			try {
-				group.run(List.of(a, b), () -> {
-					group.awaitSettled("at startup");
-					group.awaitNothingLost("at startup");
-					Replica leader = group.leader();
-					Replica standby = (leader == a) ? b : a;
-					Watch watch = Objects.requireNonNull(standby.context)
-						.getBean(DefaultInformerRegistry.class)
-						.informer("configmaps")
-						.getWatches()
-						.get(0);
-					long relists = watch.snapshot().lists().relistCount();
-					cut(standby);
-					group.writer().resume();
-					// replaced: once back, the standby lists again rather than resumes
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> watch.snapshot().lists().relistCount() > relists);
-					group.admin()
+			inGap(group, "gap", (gap) -> {
+				Replica leader = gap.leader();
+				Replica standby = gap.standby();
+				cut(leader);
+				group.admin().configMaps().inNamespace(group.namespace()).withName("gap").delete();
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> group.admin()
 						.configMaps()
-						.resource(TestResources.configMap(group.namespace(), "gap", "1"))
-						.create();
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> group.checker()
-							.liveEventsOf("gap")
-							.stream()
-							.anyMatch((event) -> event.replica().equals(leader.identity)));
-					cut(leader);
-					group.admin().configMaps().inNamespace(group.namespace()).withName("gap").delete();
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> group.admin()
-							.configMaps()
-							.inNamespace(group.namespace())
-							.withName("gap")
-							.get() == null);
-					group.writer().pause();
-					restore(standby);
-					await().atMost(ReplicaGroup.SETTLE)
-						.until(() -> standby.snapshot().leadership().role() == DeliveryRole.LEADER);
-					group.stop(leader);
-					group.awaitNothingLost("after the leader's path died while the standby listed again");
-				});
-			}
-			finally {
-				System.out.println("LeaderFaultIT gap: " + group.summary());
-			}
+						.inNamespace(group.namespace())
+						.withName("gap")
+						.get() == null);
+				group.writer().pause();
+				restore(standby);
+				await().atMost(ReplicaGroup.SETTLE)
+					.until(() -> standby.snapshot().leadership().role() == DeliveryRole.LEADER);
+				group.stop(leader);
+				group.awaitNothingLost("after the leader's path died while the standby listed again");
+			});
 		}
 	}
 
@@ -220,62 +190,82 @@ class LeaderFaultIT {
 	 * delivers its delete, since it published the object (docs/replicas.md).
 	 */
 	@Test
-	void aLeaderReplacedWhileTheNewOneCannotCatchUpDeliversTheDeletesOfWhatItPublished() throws Exception {
+	void aLeaderReplacedWhileTheNewOneCannotCatchUpDeliversTheDeletesOfWhatItPublished() {
 		try (RealApiServer server = RealApiServer.startDedicated("--watch-cache=false",
 				"--etcd-compaction-interval=2s");
 				ReplicaGroup group = new ReplicaGroup(server, "leader-compacted", DeliveryMode.LEADER, OBJECTS)) {
-			group.customize((replica, runner) -> runner
-				.withPropertyValues("informer.reliability.replace-stalled-after=" + STALLED.toMillis() + "ms"));
-			Replica a = group.replica("a");
-			Replica b = group.replica("b");
-			try {
-				group.run(List.of(a, b), () -> {
-					group.awaitSettled("at startup");
-					group.awaitNothingLost("at startup");
-					Replica leader = group.leader();
-					Replica standby = (leader == a) ? b : a;
-					Watch watch = Objects.requireNonNull(standby.context)
-						.getBean(DefaultInformerRegistry.class)
-						.informer("configmaps")
-						.getWatches()
-						.get(0);
-					long relists = watch.snapshot().lists().relistCount();
-					cut(standby);
-					group.writer().resume();
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> watch.snapshot().lists().relistCount() > relists);
-					ConfigMap gap = group.admin()
-						.configMaps()
-						.resource(TestResources.configMap(group.namespace(), "gap", "1"))
-						.create();
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> group.checker()
-							.liveEventsOf("gap")
-							.stream()
-							.anyMatch((event) -> event.replica().equals(leader.identity)));
-					cut(leader);
-					group.admin().resource(gap).delete();
-					group.writer().pause();
-					String deletedAt = group.admin()
-						.configMaps()
-						.inNamespace(group.namespace())
-						.list()
-						.getMetadata()
-						.getResourceVersion();
-					// nobody can watch from before the delete any more
-					await().atMost(Duration.ofSeconds(30))
-						.until(() -> RealApiServer.isCompacted(group.admin(), deletedAt));
-					restore(standby);
-					await().atMost(ReplicaGroup.SETTLE)
-						.until(() -> standby.snapshot().leadership().role() == DeliveryRole.LEADER);
-					restore(leader);
-					group.awaitNothingLost("after the new leader could not catch up on the old one's delete");
-				});
-			}
-			finally {
-				System.out.println("LeaderFaultIT compacted: " + group.summary());
-			}
+			inGap(group, "compacted", (gap) -> {
+				Replica leader = gap.leader();
+				Replica standby = gap.standby();
+				cut(leader);
+				group.admin().resource(gap.object()).delete();
+				group.writer().pause();
+				String deletedAt = group.admin()
+					.configMaps()
+					.inNamespace(group.namespace())
+					.list()
+					.getMetadata()
+					.getResourceVersion();
+				// nobody can watch from before the delete any more
+				await().atMost(Duration.ofSeconds(30)).until(() -> RealApiServer.isCompacted(group.admin(), deletedAt));
+				restore(standby);
+				await().atMost(ReplicaGroup.SETTLE)
+					.until(() -> standby.snapshot().leadership().role() == DeliveryRole.LEADER);
+				restore(leader);
+				group.awaitNothingLost("after the new leader could not catch up on the old one's delete");
+			});
 		}
+	}
+
+	/**
+	 * Run two replicas, {@link #openGap open a handover's gap}, and hand it to
+	 * {@code test}; print the group's summary, labelled {@code label}, whatever happens.
+	 */
+	private static void inGap(ReplicaGroup group, String label, Consumer<Gap> test) {
+		group.customize((replica, runner) -> runner
+			.withPropertyValues("informer.reliability.replace-stalled-after=" + STALLED.toMillis() + "ms"));
+		Replica a = group.replica("a");
+		Replica b = group.replica("b");
+		try {
+			group.run(List.of(a, b), () -> test.accept(openGap(group, a, b)));
+		}
+		finally {
+			System.out.println("LeaderFaultIT " + label + ": " + group.summary());
+		}
+	}
+
+	/**
+	 * Open a handover's gap: the standby's path cut until its watch is replaced (once
+	 * back it lists again rather than resumes), the writer resumed, and an object
+	 * {@code gap} created, which the leader publishes. The standby's path stays cut.
+	 */
+	private static Gap openGap(ReplicaGroup group, Replica a, Replica b) {
+		group.awaitSettled("at startup");
+		group.awaitNothingLost("at startup");
+		Replica leader = group.leader();
+		Replica standby = (leader == a) ? b : a;
+		Watch watch = Objects.requireNonNull(standby.context)
+			.getBean(DefaultInformerRegistry.class)
+			.informer("configmaps")
+			.getWatches()
+			.get(0);
+		long relists = watch.snapshot().lists().relistCount();
+		cut(standby);
+		group.writer().resume();
+		await().atMost(Duration.ofSeconds(30)).until(() -> watch.snapshot().lists().relistCount() > relists);
+		ConfigMap object = group.admin()
+			.configMaps()
+			.resource(TestResources.configMap(group.namespace(), "gap", "1"))
+			.create();
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> group.checker()
+				.liveEventsOf("gap")
+				.stream()
+				.anyMatch((event) -> event.replica().equals(leader.identity)));
+		return new Gap(leader, standby, object);
+	}
+
+	private record Gap(Replica leader, Replica standby, ConfigMap object) {
 	}
 
 	private static void cut(Replica replica) {

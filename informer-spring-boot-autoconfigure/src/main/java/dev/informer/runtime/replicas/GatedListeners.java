@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -56,6 +57,9 @@ public final class GatedListeners<T extends HasMetadata> {
 
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
+
+	/** What each replay queued and not yet run takes over. */
+	private final List<Predicate<? super T>> queuedReplays = new CopyOnWriteArrayList<>();
 
 	private volatile boolean closed;
 
@@ -120,7 +124,26 @@ public final class GatedListeners<T extends HasMetadata> {
 			kept(DeliveryGate.Verdict.LAPSED, event);
 			return;
 		}
+		if (!(event instanceof ResourceDeletedEvent) && isTakenOverByAQueuedReplay(event.getResource())) {
+			// handed on before this replica took the object over, so in that replay's
+			// snapshot: the replay delivers the state it leads to, where this update
+			// would carry as old a state another replica published
+			return;
+		}
 		this.listeners.deliver(type, event, () -> proceed(gate, event));
+	}
+
+	/**
+	 * Whether a replay queued and not yet run takes the object over: a change of it
+	 * delivered now was handed on before that replay took its snapshot.
+	 */
+	private boolean isTakenOverByAQueuedReplay(T resource) {
+		for (Predicate<? super T> gained : this.queuedReplays) {
+			if (gained.test(resource)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -201,10 +224,12 @@ public final class GatedListeners<T extends HasMetadata> {
 			return;
 		}
 		this.replayQueued.set(true);
+		this.queuedReplays.add(gained);
 		// what listeners will have been handed when the replay's turn comes, taken now:
 		// a change handed on later reaches them after the replay, as it happened
 		this.handedOn.inOrder((handed) -> this.queue.marker(() -> {
 			this.replayQueued.set(false);
+			this.queuedReplays.remove(gained);
 			Map<String, T> cached = this.left ? Map.of() : handed;
 			if (this.closed || cached == null) {
 				return;

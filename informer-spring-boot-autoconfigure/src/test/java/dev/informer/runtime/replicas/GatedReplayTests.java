@@ -84,6 +84,47 @@ class GatedReplayTests {
 				"added ns/x uid-2 13 replay", "replayed 1 lapse");
 	}
 
+	/**
+	 * A member's range moves away from an object and back while its listener is behind: a
+	 * change queued before the member took the object over again is delivered after the
+	 * gate says the object is its own, ahead of the takeover's replay. It used to arrive
+	 * as an update from a state this listener never saw (another member published it);
+	 * found by {@code FaultScheduleIT} seed 5748658773879261155, sharded. The replay,
+	 * whose snapshot holds that change, delivers the state instead.
+	 */
+	@Test
+	void aChangeQueuedBeforeATakeoverIsDeliveredByItsReplayNotFromAStateTheListenerNeverSaw() {
+		List<Runnable> held = new ArrayList<>();
+		ListenerQueue behind = new ListenerQueue(held::add);
+		GatedListeners<ConfigMap> gate = new GatedListeners<>(behind, () -> this.leader,
+				(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
+		ConfigMap first = cache(configMap("x", "uid-1", "10"));
+		behind.event(() -> gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, first, false)));
+		runAll(held);
+		// its range moves to another member, which publishes the next change
+		this.verdict = DeliveryGate.Verdict.NOT_OURS;
+		ConfigMap second = cache(configMap("x", "uid-1", "11"));
+		behind.event(() -> gate.deliver(EventType.UPDATED,
+				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, first, second)));
+		runAll(held);
+		// the next change waits behind the listener while the range moves back
+		ConfigMap third = cache(configMap("x", "uid-1", "12"));
+		behind.event(() -> gate.deliver(EventType.UPDATED,
+				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, second, third)));
+		this.verdict = DeliveryGate.Verdict.PUBLISH;
+		gate.replay((resource) -> true, "shard-range");
+		runAll(held);
+		assertThat(this.received).containsExactly("added ns/x uid-1 10", "added ns/x uid-1 12 replay",
+				"replayed 1 shard-range");
+	}
+
+	private static void runAll(List<Runnable> held) {
+		while (!held.isEmpty()) {
+			held.remove(0).run();
+		}
+	}
+
 	@Test
 	void nothingFoundReplaysNothing() {
 		cache(configMap("untouched", "uid-3", "9"));
