@@ -103,9 +103,10 @@ final class Takeovers<T extends HasMetadata> {
 
 	/**
 	 * Take over the cached objects {@code gained} selects from another replica, which may
-	 * not have delivered their deletes: replay them now, as {@link #replay} does, then
-	 * catch up on their deletes since {@code since} and replay those, each followed by
-	 * the object now under its name ({@link GatedListeners#replayDeletes}).
+	 * not have delivered their deletes: replay them now, as
+	 * {@link GatedListeners#takeOver} does, then catch up on their deletes since
+	 * {@code since} and replay those, each followed by the object now under its name
+	 * ({@link GatedListeners#replayDeletes}).
 	 * @param gained the objects this replica took over
 	 * @param since from when their deletes may have been delivered by nobody
 	 * @param reason why, as the replayed events say
@@ -114,9 +115,11 @@ final class Takeovers<T extends HasMetadata> {
 		// before the replay: what the watch reached at the takeover
 		String from = from(since);
 		String until = this.source.lastResourceVersion();
-		replay(gained, reason);
-		WatchStart start = this.watch.currentStart();
 		GatedListeners<T> gate = gate();
+		if (gate != null) {
+			gate.takeOver(gained, reason);
+		}
+		WatchStart start = this.watch.currentStart();
 		if (start == null || gate == null) {
 			return;
 		}

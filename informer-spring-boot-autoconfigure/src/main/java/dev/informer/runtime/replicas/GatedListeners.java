@@ -58,8 +58,8 @@ public final class GatedListeners<T extends HasMetadata> {
 	/** Whether a replay of what was missed is queued. */
 	private final AtomicBoolean replayQueued = new AtomicBoolean();
 
-	/** What each replay queued and not yet run takes over. */
-	private final List<Predicate<? super T>> queuedReplays = new CopyOnWriteArrayList<>();
+	/** What each takeover whose replay is queued and not yet run takes over. */
+	private final List<Predicate<? super T>> queuedTakeovers = new CopyOnWriteArrayList<>();
 
 	private volatile boolean closed;
 
@@ -134,11 +134,12 @@ public final class GatedListeners<T extends HasMetadata> {
 	}
 
 	/**
-	 * Whether a replay queued and not yet run takes the object over: a change of it
-	 * delivered now was handed on before that replay took its snapshot.
+	 * Whether a takeover whose replay is queued and not yet run takes the object over
+	 * ({@link #takeOver}): a change of it delivered now was handed on before that replay
+	 * took its snapshot.
 	 */
 	private boolean isTakenOverByAQueuedReplay(T resource) {
-		for (Predicate<? super T> gained : this.queuedReplays) {
+		for (Predicate<? super T> gained : this.queuedTakeovers) {
 			if (gained.test(resource)) {
 				return true;
 			}
@@ -220,16 +221,38 @@ public final class GatedListeners<T extends HasMetadata> {
 	 * @param reason why, as the replayed event says
 	 */
 	public void replay(Predicate<? super T> gained, String reason) {
+		replay(gained, reason, false);
+	}
+
+	/**
+	 * Take over the objects {@code gained} selects from another replica, which published
+	 * them until now: replay them as {@link #replay} does, and until that replay runs,
+	 * deliver no add or update of them on its own. Such a change was handed on before the
+	 * replay took its snapshot, so the replay delivers the state it leads to; delivered
+	 * on its own, it would carry as old a state the other replica published, which these
+	 * listeners never saw.
+	 * @param gained the objects this replica takes over
+	 * @param reason why, as the replayed event says
+	 */
+	public void takeOver(Predicate<? super T> gained, String reason) {
+		replay(gained, reason, true);
+	}
+
+	private void replay(Predicate<? super T> gained, String reason, boolean takenOver) {
 		if (this.closed) {
 			return;
 		}
 		this.replayQueued.set(true);
-		this.queuedReplays.add(gained);
+		if (takenOver) {
+			this.queuedTakeovers.add(gained);
+		}
 		// what listeners will have been handed when the replay's turn comes, taken now:
 		// a change handed on later reaches them after the replay, as it happened
 		this.handedOn.inOrder((handed) -> this.queue.marker(() -> {
 			this.replayQueued.set(false);
-			this.queuedReplays.remove(gained);
+			if (takenOver) {
+				this.queuedTakeovers.remove(gained);
+			}
 			Map<String, T> cached = this.left ? Map.of() : handed;
 			if (this.closed || cached == null) {
 				return;

@@ -113,7 +113,7 @@ class GatedReplayTests {
 		behind.event(() -> gate.deliver(EventType.UPDATED,
 				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, second, third)));
 		this.verdict = DeliveryGate.Verdict.PUBLISH;
-		gate.replay((resource) -> true, "shard-range");
+		gate.takeOver((resource) -> true, "shard-range");
 		runAll(held);
 		assertThat(this.received).containsExactly("added ns/x uid-1 10", "added ns/x uid-1 12 replay",
 				"replayed 1 shard-range");
