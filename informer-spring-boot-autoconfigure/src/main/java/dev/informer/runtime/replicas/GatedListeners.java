@@ -283,11 +283,20 @@ public final class GatedListeners<T extends HasMetadata> {
 				T resource = entry.getValue();
 				// a delete of an old uid is followed by the object now under its name,
 				// even one this replica published before: a map by name keeps it
-				if ((owed || gained.test(resource) || deletedKeys.contains(entry.getKey()))
-						&& gate.publishes(resource)) {
-					deliver(EventType.ADDED, new ResourceAddedEvent<>(this.listeners.informerName(),
-							this.listeners.resourceType(), resource, true));
+				if (!owed && !gained.test(resource) && !deletedKeys.contains(entry.getKey())) {
+					continue;
+				}
+				ResourceAddedEvent<T> replayed = new ResourceAddedEvent<>(this.listeners.informerName(),
+						this.listeners.resourceType(), resource, true);
+				DeliveryGate.Verdict verdict = gate.verdict(resource);
+				if (verdict == DeliveryGate.Verdict.PUBLISH) {
+					deliver(EventType.ADDED, replayed);
 					count++;
+				}
+				else if (verdict == DeliveryGate.Verdict.LAPSED) {
+					// the Lease lapsed again before this replay ran: still owed, and
+					// replayed once it counts as held again
+					kept(verdict, replayed);
 				}
 			}
 			replayed(count, reason);

@@ -119,6 +119,40 @@ class GatedReplayTests {
 				"replayed 1 shard-range");
 	}
 
+	/**
+	 * The Lease lapses again while the replay of what a lapse kept back waits behind the
+	 * listener: that replay delivers nothing then, and what it was to deliver is still
+	 * owed, so the replay once the Lease counts as held again delivers it.
+	 */
+	@Test
+	void aReplayThatRunsWhileTheLeaseHasLapsedAgainLeavesWhatItWasToDeliverOwed() {
+		List<Runnable> held = new ArrayList<>();
+		ListenerQueue behind = new ListenerQueue(held::add);
+		GatedListeners<ConfigMap> gate = new GatedListeners<>(behind, () -> this.leader,
+				(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
+		ConfigMap first = cache(configMap("x", "uid-1", "10"));
+		behind.event(() -> gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, first, false)));
+		runAll(held);
+		this.verdict = DeliveryGate.Verdict.LAPSED;
+		ConfigMap second = cache(configMap("x", "uid-1", "11"));
+		behind.event(() -> gate.deliver(EventType.UPDATED,
+				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, first, second)));
+		runAll(held);
+		// held again: the replay of the lapse is queued, and the Lease lapses before it
+		// runs
+		this.verdict = DeliveryGate.Verdict.PUBLISH;
+		gate.replayIfOwed("lapse");
+		this.verdict = DeliveryGate.Verdict.LAPSED;
+		runAll(held);
+		this.verdict = DeliveryGate.Verdict.PUBLISH;
+		gate.replayIfOwed("lapse");
+		runAll(held);
+		assertThat(this.received).as("what the listener was handed")
+			.contains("added ns/x uid-1 10", "added ns/x uid-1 11 replay")
+			.doesNotContain("updated ns/x uid-1 11");
+	}
+
 	private static void runAll(List<Runnable> held) {
 		while (!held.isEmpty()) {
 			held.remove(0).run();
