@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,9 +28,11 @@ import dev.informer.DeliveryRole;
 import dev.informer.event.DeliveryRoleChangedEvent;
 import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
+import dev.informer.runtime.DefaultInformerRegistry;
 import dev.informer.test.InformerContexts;
 import dev.informer.test.MockApiServer;
 import dev.informer.test.TestResources;
+import dev.informer.watch.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -114,8 +118,7 @@ class DeliveryLeasesTests {
 		ApplicationListener<ResourceEvent<?>> listener = (event) -> received
 			.add(event.getClass().getSimpleName() + " " + event.getResource().getMetadata().getName()
 					+ ((event instanceof ResourceDeletedEvent<?> deleted && deleted.isReplay()) ? " (replay)" : ""));
-		Thread usurper = new Thread(this::usurp, "usurper-replica");
-		usurper.setDaemon(true);
+		ScheduledExecutorService usurper = Executors.newSingleThreadScheduledExecutor();
 		try {
 			runner("leader").withBean("changes", ApplicationListener.class, () -> listener).run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -126,38 +129,42 @@ class DeliveryLeasesTests {
 					.resource(TestResources.configMap(NAMESPACE, "published", "v0"))
 					.create();
 				await().atMost(Duration.ofSeconds(10)).until(() -> received.contains("ResourceAddedEvent published"));
-				usurper.start();
+				// another replica takes the Lease and renews it as often as the ghost
+				// does
+				usurper.scheduleAtFixedRate(this::usurp, 0, Ghost.PERIOD_MS, TimeUnit.MILLISECONDS);
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> coordinator.snapshot().leadership().role() == DeliveryRole.STANDBY);
 				this.client.resource(published).delete();
 				this.client.configMaps().resource(TestResources.configMap(NAMESPACE, "unseen", "v0")).create();
 				await().atMost(Duration.ofSeconds(20))
 					.until(() -> received.contains("ResourceDeletedEvent published (replay)"));
+				// once the informer has handed "unseen" on, nothing of it came
+				Watch watch = context.getBean(DefaultInformerRegistry.class).informer("configmaps").getWatches().get(0);
+				await().atMost(Duration.ofSeconds(20))
+					.until(() -> context.getBean(DefaultInformerRegistry.class)
+						.informer("configmaps")
+						.getCache()
+						.get(NAMESPACE, "unseen")
+						.isPresent() && watch.snapshot().cache().backlog() == 0);
 				assertThat(received).as("nothing of what the new leader publishes")
 					.doesNotContain("ResourceAddedEvent unseen");
 			});
 		}
 		finally {
-			usurper.interrupt();
+			usurper.shutdownNow();
 		}
 	}
 
 	/**
-	 * Another replica, played by the test, that takes the leader's Lease and renews it.
+	 * Another replica, played by the test: takes the leader's Lease, or renews it.
 	 */
 	private void usurp() {
 		try {
-			while (!Thread.currentThread().isInterrupted()) {
-				this.client.leases().inNamespace(NAMESPACE).withName("orders").edit((current) -> {
-					current.getSpec().setHolderIdentity("usurper");
-					current.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
-					return current;
-				});
-				Thread.sleep(Ghost.PERIOD_MS);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+			this.client.leases().inNamespace(NAMESPACE).withName("orders").edit((current) -> {
+				current.getSpec().setHolderIdentity("usurper");
+				current.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
+				return current;
+			});
 		}
 		catch (RuntimeException ex) {
 			// the mock server closed at the end of the test

@@ -9,6 +9,7 @@ import java.util.function.BooleanSupplier;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import dev.informer.event.ResourceAddedEvent;
@@ -94,27 +95,16 @@ class GatedReplayTests {
 	 */
 	@Test
 	void aChangeQueuedBeforeATakeoverIsDeliveredByItsReplayNotFromAStateTheListenerNeverSaw() {
-		List<Runnable> held = new ArrayList<>();
-		ListenerQueue behind = new ListenerQueue(held::add);
-		GatedListeners<ConfigMap> gate = new GatedListeners<>(behind, () -> this.leader,
-				(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
-		ConfigMap first = cache(configMap("x", "uid-1", "10"));
-		behind.event(() -> gate.deliver(EventType.ADDED,
-				new ResourceAddedEvent<>("configmaps", ConfigMap.class, first, false)));
-		runAll(held);
+		Behind behind = new Behind();
+		ConfigMap first = behind.deliver(null, configMap("x", "uid-1", "10"));
 		// its range moves to another member, which publishes the next change
 		this.verdict = DeliveryGate.Verdict.NOT_OURS;
-		ConfigMap second = cache(configMap("x", "uid-1", "11"));
-		behind.event(() -> gate.deliver(EventType.UPDATED,
-				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, first, second)));
-		runAll(held);
+		ConfigMap second = behind.deliver(first, configMap("x", "uid-1", "11"));
 		// the next change waits behind the listener while the range moves back
-		ConfigMap third = cache(configMap("x", "uid-1", "12"));
-		behind.event(() -> gate.deliver(EventType.UPDATED,
-				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, second, third)));
+		behind.queue(second, configMap("x", "uid-1", "12"));
 		this.verdict = DeliveryGate.Verdict.PUBLISH;
-		gate.takeOver((resource) -> true, "shard-range");
-		runAll(held);
+		behind.gate.takeOver((resource) -> true, "shard-range");
+		behind.runAll();
 		assertThat(this.received).containsExactly("added ns/x uid-1 10", "added ns/x uid-1 12 replay",
 				"replayed 1 shard-range");
 	}
@@ -126,37 +116,22 @@ class GatedReplayTests {
 	 */
 	@Test
 	void aReplayThatRunsWhileTheLeaseHasLapsedAgainLeavesWhatItWasToDeliverOwed() {
-		List<Runnable> held = new ArrayList<>();
-		ListenerQueue behind = new ListenerQueue(held::add);
-		GatedListeners<ConfigMap> gate = new GatedListeners<>(behind, () -> this.leader,
-				(action) -> action.accept(Map.copyOf(this.cached)), new Recording(), DeliveryRecords.defaults());
-		ConfigMap first = cache(configMap("x", "uid-1", "10"));
-		behind.event(() -> gate.deliver(EventType.ADDED,
-				new ResourceAddedEvent<>("configmaps", ConfigMap.class, first, false)));
-		runAll(held);
+		Behind behind = new Behind();
+		ConfigMap first = behind.deliver(null, configMap("x", "uid-1", "10"));
 		this.verdict = DeliveryGate.Verdict.LAPSED;
-		ConfigMap second = cache(configMap("x", "uid-1", "11"));
-		behind.event(() -> gate.deliver(EventType.UPDATED,
-				new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, first, second)));
-		runAll(held);
+		behind.deliver(first, configMap("x", "uid-1", "11"));
 		// held again: the replay of the lapse is queued, and the Lease lapses before it
 		// runs
 		this.verdict = DeliveryGate.Verdict.PUBLISH;
-		gate.replayIfOwed("lapse");
+		behind.gate.replayIfOwed("lapse");
 		this.verdict = DeliveryGate.Verdict.LAPSED;
-		runAll(held);
+		behind.runAll();
 		this.verdict = DeliveryGate.Verdict.PUBLISH;
-		gate.replayIfOwed("lapse");
-		runAll(held);
+		behind.gate.replayIfOwed("lapse");
+		behind.runAll();
 		assertThat(this.received).as("what the listener was handed")
 			.contains("added ns/x uid-1 10", "added ns/x uid-1 11 replay")
 			.doesNotContain("updated ns/x uid-1 11");
-	}
-
-	private static void runAll(List<Runnable> held) {
-		while (!held.isEmpty()) {
-			held.remove(0).run();
-		}
 	}
 
 	@Test
@@ -184,6 +159,45 @@ class GatedReplayTests {
 			.withResourceVersion(resourceVersion)
 			.endMetadata()
 			.build();
+	}
+
+	/**
+	 * A gate whose listener is behind: what is queued waits until {@link #runAll}.
+	 */
+	private final class Behind {
+
+		private final List<Runnable> held = new ArrayList<>();
+
+		private final ListenerQueue queue = new ListenerQueue(this.held::add);
+
+		final GatedListeners<ConfigMap> gate = new GatedListeners<>(this.queue, () -> GatedReplayTests.this.leader,
+				(action) -> action.accept(Map.copyOf(GatedReplayTests.this.cached)), new Recording(),
+				DeliveryRecords.defaults());
+
+		/**
+		 * Cache {@code next} and queue its change from {@code previous} (an add if null).
+		 */
+		ConfigMap queue(@Nullable ConfigMap previous, ConfigMap next) {
+			cache(next);
+			this.queue.event(() -> this.gate.deliver((previous != null) ? EventType.UPDATED : EventType.ADDED,
+					(previous != null) ? new ResourceUpdatedEvent<>("configmaps", ConfigMap.class, previous, next)
+							: new ResourceAddedEvent<>("configmaps", ConfigMap.class, next, false)));
+			return next;
+		}
+
+		/** Queue a change as {@link #queue} does, and let the listener catch up. */
+		ConfigMap deliver(@Nullable ConfigMap previous, ConfigMap next) {
+			queue(previous, next);
+			runAll();
+			return next;
+		}
+
+		void runAll() {
+			while (!this.held.isEmpty()) {
+				this.held.remove(0).run();
+			}
+		}
+
 	}
 
 	private final class Recording implements GatedListeners.Listeners<ConfigMap> {

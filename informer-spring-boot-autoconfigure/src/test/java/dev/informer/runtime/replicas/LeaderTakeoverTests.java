@@ -99,14 +99,9 @@ class LeaderTakeoverTests {
 	/**
 	 * An informer that records from when it was asked to catch up.
 	 */
-	private static final class TakingOver implements ReplicatedInformer {
+	private static final class TakingOver implements QuietInformer {
 
 		final CompletableFuture<Instant> since = new CompletableFuture<>();
-
-		@Override
-		public String getName() {
-			return "configmaps";
-		}
 
 		@Override
 		public ResourceCache<?> getCache() {
@@ -114,38 +109,8 @@ class LeaderTakeoverTests {
 		}
 
 		@Override
-		public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector,
-				DeliveryRecords records) {
-		}
-
-		@Override
-		public void replay(Predicate<? super HasMetadata> gained, String reason) {
-		}
-
-		@Override
 		public void takeOver(Predicate<? super HasMetadata> gained, Instant since, String reason) {
 			this.since.complete(since);
-		}
-
-		@Override
-		public void handOver(Predicate<? super HasMetadata> moved) {
-		}
-
-		@Override
-		public void deliverOwedDeletes() {
-		}
-
-		@Override
-		public void replayIfOwed(String reason) {
-		}
-
-		@Override
-		public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
-		}
-
-		@Override
-		public boolean servesShardSelectors(KubernetesClient client) {
-			return false;
 		}
 
 	}

@@ -223,12 +223,7 @@ class StepDownsTests {
 	}
 
 	/** An informer of one watch, whose snapshots the test sets. */
-	private record OneWatch(Supplier<WatchSnapshot> snapshots) implements ReplicatedInformer {
-
-		@Override
-		public String getName() {
-			return "configmaps";
-		}
+	private record OneWatch(Supplier<WatchSnapshot> snapshots) implements QuietInformer {
 
 		@Override
 		public List<Watch> getWatches() {
@@ -281,36 +276,6 @@ class StepDownsTests {
 		@Override
 		public ResourceCache<?> getCache() {
 			return mock(ResourceCache.class);
-		}
-
-		@Override
-		public void deliverThrough(DeliveryGate gate, Supplier<@Nullable String> shardSelector,
-				DeliveryRecords records) {
-		}
-
-		@Override
-		public void replay(Predicate<? super HasMetadata> gained, String reason) {
-		}
-
-		@Override
-		public void replayIfOwed(String reason) {
-		}
-
-		@Override
-		public void relistForRange(Predicate<? super HasMetadata> delivered, Instant since) {
-		}
-
-		@Override
-		public void handOver(Predicate<? super HasMetadata> moved) {
-		}
-
-		@Override
-		public void deliverOwedDeletes() {
-		}
-
-		@Override
-		public boolean servesShardSelectors(KubernetesClient client) {
-			return false;
 		}
 
 	}
