@@ -3,7 +3,6 @@ package dev.informer.runtime;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -265,18 +264,8 @@ final class ResourceWatch<T extends HasMetadata> {
 		}
 		cancelPendingReplacement();
 		WatchGeneration<T> next = newGeneration(start, trigger);
-		// changes the gate kept from listeners are differences the new list delivers; a
-		// list for a shard range does not hold the objects of other ranges: they leave
-		// the cache unseen, never as deletes
-		GatedListeners<T> gated = pipeline.listeners();
 		boolean shardList = start.settings().shardSelector().get() != null;
-		List<T> seed = gated.undoMissed(old.retire())
-			.values()
-			.stream()
-			.filter(delivered)
-			.filter((resource) -> !shardList || !gated.belongsToAnother(resource))
-			.toList();
-		next.seed(seed);
+		next.seed(pipeline.listeners().relistSeed(old.retire(), delivered, shardList));
 		if (replay) {
 			next.replayList();
 		}
@@ -375,7 +364,7 @@ final class ResourceWatch<T extends HasMetadata> {
 			this.synced.completeExceptionally(failure);
 			return;
 		}
-		Collection<T> seen = pipeline.listeners().undoMissed(refused.retire()).values();
+		Collection<T> seen = pipeline.listeners().relistSeed(refused.retire(), (resource) -> true, false);
 		if (!seen.isEmpty()) {
 			next.seed(seen);
 		}

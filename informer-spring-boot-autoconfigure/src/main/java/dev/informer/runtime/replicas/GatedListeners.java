@@ -359,24 +359,24 @@ public final class GatedListeners<T extends HasMetadata> {
 	}
 
 	/**
-	 * Return whether another replica publishes the events of an object now
-	 * ({@link DeliveryGate.Verdict#NOT_OURS}): with the API server's shard selectors, a
-	 * list for this replica's range does not hold it.
-	 * @param resource the object
-	 * @return whether another replica publishes it
-	 */
-	public boolean belongsToAnother(T resource) {
-		return this.gate.get().verdict(resource) == DeliveryGate.Verdict.NOT_OURS;
-	}
-
-	/**
-	 * Undo the changes the gate kept from listeners in what a relist is seeded with, and
-	 * forget them: the relist then delivers them as the differences they are.
+	 * Return what a relist is seeded with: the state listeners really saw, the changes
+	 * the gate kept from them undone and forgotten (the relist then delivers them as the
+	 * differences they are), of the objects {@code delivered} selects. A list for a shard
+	 * range ({@code shardList}) does not hold the objects another replica publishes now:
+	 * they are left out, so that they leave the cache unseen, never as deletes.
 	 * @param seen the state listeners were handed by key
-	 * @return the state listeners really saw by key
+	 * @param delivered the objects this replica published
+	 * @param shardList whether the relist lists this replica's shard range only
+	 * @return the seed
 	 */
-	public Map<String, T> undoMissed(Map<String, T> seen) {
-		return this.missed.undo(seen);
+	public List<T> relistSeed(Map<String, T> seen, Predicate<? super T> delivered, boolean shardList) {
+		DeliveryGate gate = this.gate.get();
+		return this.missed.undo(seen)
+			.values()
+			.stream()
+			.filter(delivered)
+			.filter((resource) -> !shardList || gate.verdict(resource) != DeliveryGate.Verdict.NOT_OURS)
+			.toList();
 	}
 
 	/**
