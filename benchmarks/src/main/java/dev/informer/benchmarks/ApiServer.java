@@ -1,17 +1,9 @@
 package dev.informer.benchmarks;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Queue;
-import java.util.stream.Stream;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
 import org.jspecify.annotations.Nullable;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,12 +16,13 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 
+import dev.informer.test.RealApiServer;
+
 /**
- * The API server the subjects watch: a real kube-apiserver and etcd on loopback (started
- * by {@code io.fabric8:kube-api-test} offline from the binaries
- * {@code scripts/envtest.sh} builds), or fabric8's in-process mock server when there are
- * no binaries or it is asked for. Every subject gets its own client from the same
- * configuration.
+ * The API server the subjects watch: a real kube-apiserver and etcd on loopback (the test
+ * starter's {@link RealApiServer}, from the binaries {@code scripts/envtest.sh} builds),
+ * or fabric8's in-process mock server when there are no binaries or it is asked for.
+ * Every subject gets its own client from the same configuration.
  */
 final class ApiServer implements AutoCloseable {
 
@@ -109,24 +102,11 @@ final class ApiServer implements AutoCloseable {
 	 * @return the started server
 	 */
 	static ApiServer start(boolean mock, String... flags) {
-		Path root = binaryRoot();
-		Optional<String> version = mock ? Optional.empty() : installedVersion(root);
-		if (version.isPresent()) {
-			KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-				.withTestDir(root.toString())
-				.withApiServerVersion(version.get())
-				.withOfflineMode(true)
-				.withUpdateKubeConfig(false)
-				.withStartupTimeout(120_000)
-				// loopback only, as in the integration tests
-				.withApiServerFlag("--bind-address", "127.0.0.1")
-				.withApiServerFlag("--advertise-address", "127.0.0.1")
-				.withApiServerFlag("--endpoint-reconciler-type", "none")
-				.withApiServerFlags(java.util.List.of(flags))
-				.build());
-			server.start();
-			ApiServer started = new ApiServer("real kube-apiserver " + version.get() + " + etcd (loopback)", true,
-					Config.fromKubeconfig(server.getKubeConfigYaml()), server::stop);
+		if (!mock && RealApiServer.isInstalled()) {
+			// the test starter's server, waited for by the monotonic clock
+			RealApiServer server = RealApiServer.start(flags);
+			ApiServer started = new ApiServer("real kube-apiserver " + server.getVersion() + " + etcd (loopback)", true,
+					server.getConfig(), server::close);
 			started.kubeConfigYaml = server.getKubeConfigYaml();
 			return started;
 		}
@@ -139,7 +119,7 @@ final class ApiServer implements AutoCloseable {
 				new KubernetesMixedDispatcher(responses), false);
 		server.init();
 		Config config = server.createClient().getConfiguration();
-		String reason = mock ? "requested" : "no kube-apiserver binaries under " + root.resolve("k8s");
+		String reason = mock ? "requested" : "no kube-apiserver binaries (see scripts/envtest.sh)";
 		return new ApiServer("FALLBACK: fabric8 MOCK API server, in-process (" + reason + ")", false, config, () -> {
 			try {
 				server.destroy();
@@ -166,31 +146,6 @@ final class ApiServer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.stop.run();
-	}
-
-	private static Path binaryRoot() {
-		String dir = System.getenv("KUBEAPITEST_DIR");
-		return (dir != null && !dir.isBlank()) ? Path.of(dir)
-				: Path.of(System.getProperty("user.home"), ".kubeapitest");
-	}
-
-	private static Optional<String> installedVersion(Path root) {
-		Path k8s = root.resolve("k8s");
-		if (!Files.isDirectory(k8s)) {
-			return Optional.empty();
-		}
-		try (Stream<Path> dirs = Files.list(k8s)) {
-			return dirs
-				.filter((dir) -> Stream.of("kube-apiserver", "etcd")
-					.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
-				.map((dir) -> dir.getFileName().toString())
-				.filter((name) -> name.endsWith("-linux-amd64"))
-				.map((name) -> name.substring(0, name.length() - "-linux-amd64".length()))
-				.max(Comparator.naturalOrder());
-		}
-		catch (IOException ex) {
-			return Optional.empty();
-		}
 	}
 
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
 import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.Config;
@@ -34,9 +33,10 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.util.FileSystemUtils;
 
 /**
- * One real kube-apiserver and etcd for all integration tests of a JVM, started by
- * {@code io.fabric8:kube-api-test} in offline mode from binaries that
- * {@code scripts/envtest.sh} builds from pinned Go modules.
+ * One real kube-apiserver and etcd for all integration tests of a JVM, run
+ * ({@link ApiServerProcesses}) with the certificates of {@code io.fabric8:kube-api-test}
+ * in offline mode, from binaries that {@code scripts/envtest.sh} builds from pinned Go
+ * modules.
  * <p>
  * Tests that need other server flags start a dedicated server with
  * {@link #startDedicated}; tests that restart the kube-apiserver (same port, same etcd)
@@ -72,27 +72,27 @@ public final class RealApiServer implements AutoCloseable {
 
 	private static RealApiServer instance;
 
-	private final Processes server;
+	private final ApiServerProcesses server;
 
-	private final @Nullable RestartableApiServer restartable;
+	private final boolean restartable;
 
 	private final Config config;
 
 	private final String version;
 
-	private final Path auditDir;
+	private final Path dir;
 
 	private final boolean shared;
 
 	private final AtomicBoolean stopped = new AtomicBoolean();
 
-	private RealApiServer(Processes server, @Nullable RestartableApiServer restartable, Config config, String version,
-			Path auditDir, boolean shared) {
+	private RealApiServer(ApiServerProcesses server, boolean restartable, Config config, String version, Path dir,
+			boolean shared) {
 		this.server = server;
 		this.restartable = restartable;
 		this.config = config;
 		this.version = version;
-		this.auditDir = auditDir;
+		this.dir = dir;
 		this.shared = shared;
 	}
 
@@ -139,19 +139,19 @@ public final class RealApiServer implements AutoCloseable {
 	}
 
 	private static RealApiServer start(List<String> flags, boolean shared, boolean restartable) {
-		Path dir = binaryRoot();
-		Optional<String> version = installedVersion(dir);
+		Path root = binaryRoot();
+		Optional<String> version = installedVersion(root);
 		if (version.isEmpty()) {
-			String message = "No kube-apiserver/etcd binaries under " + dir.resolve("k8s")
+			String message = "No kube-apiserver/etcd binaries under " + root.resolve("k8s")
 					+ "; build them with 'bash scripts/envtest.sh' (about 10 minutes the first time)";
 			if (Boolean.parseBoolean(System.getenv(REQUIRE))) {
 				throw new IllegalStateException(message + " (" + REQUIRE + "=true)");
 			}
 			Assumptions.abort(message);
 		}
-		Path auditDir = createAuditDir();
+		Path dir = createDirectory();
 		KubeAPIServerConfigBuilder config = KubeAPIServerConfigBuilder.anAPIServerConfig()
-			.withTestDir(dir.toString())
+			.withTestDir(root.toString())
 			.withApiServerVersion(version.get())
 			.withOfflineMode(true)
 			.withUpdateKubeConfig(false)
@@ -161,37 +161,25 @@ public final class RealApiServer implements AutoCloseable {
 			.withApiServerFlag("--advertise-address", "127.0.0.1")
 			.withApiServerFlag("--endpoint-reconciler-type", "none")
 			// what clients asked for, as the server saw it (TLS hides it from a proxy)
-			.withApiServerFlag("--audit-policy-file", auditDir.resolve("policy.yaml").toString())
-			.withApiServerFlag("--audit-log-path", auditDir.resolve("audit.log").toString())
+			.withApiServerFlag("--audit-policy-file", dir.resolve("policy.yaml").toString())
+			.withApiServerFlag("--audit-log-path", dir.resolve("audit.log").toString())
 			.withApiServerFlags(flags);
-		Processes server;
-		RestartableApiServer restartableServer = null;
+		ApiServerProcesses server = new ApiServerProcesses(config.build(), dir);
 		try {
-			if (restartable) {
-				restartableServer = new RestartableApiServer(config.build(), auditDir.resolve("kube-apiserver.log"));
-				restartableServer.start();
-				server = Processes.of(restartableServer);
-			}
-			else {
-				KubeAPIServer kubeApiServer = new KubeAPIServer(config.build());
-				kubeApiServer.start();
-				server = Processes.of(kubeApiServer);
-			}
+			server.start();
 		}
 		catch (RuntimeException ex) {
-			if (restartableServer != null) {
-				restartableServer.stop();
-			}
-			FileSystemUtils.deleteRecursively(auditDir.toFile());
+			server.stop();
+			FileSystemUtils.deleteRecursively(dir.toFile());
 			throw ex;
 		}
 		Config clientConfig = Config.fromKubeconfig(server.kubeConfigYaml());
-		return new RealApiServer(server, restartableServer, clientConfig, version.get(), auditDir, shared);
+		return new RealApiServer(server, restartable, clientConfig, version.get(), dir, shared);
 	}
 
-	private static Path createAuditDir() {
+	private static Path createDirectory() {
 		try {
-			Path dir = Files.createTempDirectory("kube-apiserver-audit");
+			Path dir = Files.createTempDirectory("kube-apiserver");
 			Files.writeString(dir.resolve("policy.yaml"), AUDIT_POLICY);
 			return dir;
 		}
@@ -287,7 +275,7 @@ public final class RealApiServer implements AutoCloseable {
 	 * @return the requests
 	 */
 	public List<ApiRequest> requests(String verb, String resource, String namespace) {
-		Path log = this.auditDir.resolve("audit.log");
+		Path log = this.dir.resolve("audit.log");
 		if (!Files.exists(log)) {
 			return List.of();
 		}
@@ -335,11 +323,11 @@ public final class RealApiServer implements AutoCloseable {
 		return restartable().isApiServerRunning();
 	}
 
-	private RestartableApiServer restartable() {
-		if (this.restartable == null) {
+	private ApiServerProcesses restartable() {
+		if (!this.restartable) {
 			throw new IllegalStateException("Not a restartable server; start it with startRestartable()");
 		}
-		return this.restartable;
+		return this.server;
 	}
 
 	/**
@@ -356,51 +344,8 @@ public final class RealApiServer implements AutoCloseable {
 	private void stop() {
 		if (this.stopped.compareAndSet(false, true)) {
 			this.server.stop();
-			FileSystemUtils.deleteRecursively(this.auditDir.toFile());
+			FileSystemUtils.deleteRecursively(this.dir.toFile());
 		}
-	}
-
-	/**
-	 * The processes behind a server.
-	 */
-	private interface Processes {
-
-		String kubeConfigYaml();
-
-		void stop();
-
-		static Processes of(KubeAPIServer server) {
-			return new Processes() {
-
-				@Override
-				public String kubeConfigYaml() {
-					return server.getKubeConfigYaml();
-				}
-
-				@Override
-				public void stop() {
-					server.stop();
-				}
-
-			};
-		}
-
-		static Processes of(RestartableApiServer server) {
-			return new Processes() {
-
-				@Override
-				public String kubeConfigYaml() {
-					return server.kubeConfigYaml();
-				}
-
-				@Override
-				public void stop() {
-					server.stop();
-				}
-
-			};
-		}
-
 	}
 
 	/**

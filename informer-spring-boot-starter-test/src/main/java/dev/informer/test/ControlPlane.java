@@ -13,7 +13,6 @@ import java.util.stream.Stream;
 import io.fabric8.kubeapitest.Utils;
 import io.fabric8.kubeapitest.binary.BinaryManager;
 import io.fabric8.kubeapitest.kubeconfig.KubeConfig;
-import io.fabric8.kubeapitest.process.ProcessReadinessChecker;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -70,7 +69,7 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 
 	private final BinaryManager binaryManager;
 
-	private @Nullable ControlPlaneProcess etcd;
+	private @Nullable LocalEtcd etcd;
 
 	private final List<ControlPlaneProcess> apiServers = new ArrayList<>();
 
@@ -157,7 +156,9 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 		long started = System.nanoTime();
 		this.binaryManager.initAndDownloadIfRequired();
 		this.commands.certificates().createCertificatesIfNeeded();
-		int etcdPort = startEtcd();
+		LocalEtcd etcd = LocalEtcd.start(this.commands, this.dir, STARTUP);
+		this.etcd = etcd;
+		int etcdPort = etcd.port();
 		List<InetSocketAddress> upstreams = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
 			int port = Utils.findFreePort();
@@ -189,33 +190,6 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 				processes().count(), residentBytes() >> 20, this.dir));
 	}
 
-	/**
-	 * Start etcd on free ports, once more if it does not come up (another process may
-	 * take a port between picking and binding it).
-	 */
-	private int startEtcd() {
-		try {
-			return startEtcdOnce();
-		}
-		catch (RuntimeException ex) {
-			if (this.etcd != null) {
-				this.etcd.kill();
-			}
-			return startEtcdOnce();
-		}
-	}
-
-	private int startEtcdOnce() {
-		int client = Utils.findFreePort();
-		FileSystemUtils.deleteRecursively(this.dir.resolve("etcd").toFile());
-		ControlPlaneProcess etcd = process("etcd",
-				this.commands.etcd(this.dir.resolve("etcd"), client, Utils.findFreePort()));
-		this.etcd = etcd;
-		etcd.start();
-		new ProcessReadinessChecker().waitUntilReady(client, "health", "etcd", false, (int) STARTUP.toMillis());
-		return client;
-	}
-
 	private ControlPlaneProcess process(String name, List<String> command) {
 		return new ControlPlaneProcess(name, command, this.dir.resolve(name + ".log"));
 	}
@@ -239,6 +213,12 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 	public String kubeconfigYaml() {
 		return new KubeConfig(this.commands.certificates(), this.binaryManager)
 			.generateKubeConfigYaml(balancer().getPort());
+	}
+
+	// an admin configuration for one API server, past the balancer
+	private Config directConfig(int port) {
+		return Config.fromKubeconfig(
+				new KubeConfig(this.commands.certificates(), this.binaryManager).generateKubeConfigYaml(port));
 	}
 
 	private LoopbackBalancer balancer() {
@@ -284,7 +264,9 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 	}
 
 	private Stream<ControlPlaneProcess> processes() {
-		return Stream.of(Stream.ofNullable(this.etcd), this.apiServers.stream(), this.components.stream())
+		return Stream
+			.of(Stream.ofNullable(this.etcd).map(LocalEtcd::process), this.apiServers.stream(),
+					this.components.stream())
 			.flatMap((processes) -> processes);
 	}
 
@@ -340,8 +322,7 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 
 	private void startApiServer(int index) {
 		this.apiServers.get(index).start();
-		new ProcessReadinessChecker().waitUntilReady(this.apiServerPorts.get(index), "readyz",
-				"kube-apiserver-" + index, true, (int) STARTUP.toMillis());
+		Readiness.awaitApiServer(this.apiServers.get(index), directConfig(this.apiServerPorts.get(index)), STARTUP);
 		balancer().setInRotation(index, true);
 	}
 
@@ -396,7 +377,7 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 			this.balancer.close();
 		}
 		if (this.etcd != null) {
-			this.etcd.kill();
+			this.etcd.process().kill();
 		}
 		if (!Boolean.getBoolean("informer.control-plane.keep-logs")) {
 			FileSystemUtils.deleteRecursively(this.dir.toFile());

@@ -62,6 +62,14 @@ final class ControlPlaneCommands {
 		return directory().map((dir) -> new ControlPlaneCommands(dir, startupMillis));
 	}
 
+	/**
+	 * Return the commands over one binary directory, which need hold only what the
+	 * processes to be started need.
+	 */
+	static ControlPlaneCommands of(Path binaries, int startupMillis) {
+		return new ControlPlaneCommands(binaries, startupMillis);
+	}
+
 	static Optional<Path> directory() {
 		Path root = RealApiServer.binaryRoot();
 		return RealApiServer.installedVersion(root)

@@ -1,43 +1,72 @@
 package dev.informer.test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
+import io.fabric8.kubeapitest.Utils;
+import io.fabric8.kubeapitest.binary.BinaryManager;
+import io.fabric8.kubeapitest.kubeconfig.KubeConfig;
 import io.fabric8.kubernetes.client.Config;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.log.LogMessage;
+import org.springframework.util.FileSystemUtils;
 
 import dev.informer.autoconfigure.KubernetesConnectionDetails;
 
 /**
- * The real kube-apiserver and etcd of a JVM, started by {@code io.fabric8:kube-api-test}
- * in offline mode on the loopback interface on first use and stopped when the JVM exits,
- * so that every test class of a run shares one.
+ * A real kube-apiserver with its etcd on loopback, from the binaries that
+ * {@code scripts/envtest.sh} builds (under {@code ~/.kubeapitest}, or
+ * {@code KUBEAPITEST_DIR}). {@code @InformerTest(server = REAL)} runs a test's informers
+ * on the one of the JVM, started on first use and stopped when the JVM exits; a test that
+ * needs other kube-apiserver flags, or a server of its own, starts one with
+ * {@link #start(String...)} and closes it.
+ * <p>
+ * Both processes are waited for by the monotonic clock, never by the time of day.
+ *
+ * @since 0.1.0
  */
-final class RealApiServer implements KubernetesConnectionDetails {
+public final class RealApiServer implements KubernetesConnectionDetails, AutoCloseable {
 
 	private static final String PLATFORM_SUFFIX = "-linux-amd64";
 
 	private static final List<String> BINARIES = List.of("kube-apiserver", "etcd", "kubectl");
 
+	private static final Duration STARTUP = Duration.ofMinutes(2);
+
 	private static final Log logger = LogFactory.getLog(RealApiServer.class);
 
 	private static @Nullable RealApiServer shared;
 
+	private final String version;
+
+	private final Path dir;
+
+	private final LocalEtcd etcd;
+
+	private final ControlPlaneProcess apiServer;
+
 	private final String kubeconfig;
 
-	private RealApiServer(String kubeconfig) {
+	private final Thread shutdownHook = new Thread(this::stop, "informer-test-kube-apiserver-stop");
+
+	private final AtomicBoolean stopped = new AtomicBoolean();
+
+	private RealApiServer(String version, Path dir, LocalEtcd etcd, ControlPlaneProcess apiServer, String kubeconfig) {
+		this.version = version;
+		this.dir = dir;
+		this.etcd = etcd;
+		this.apiServer = apiServer;
 		this.kubeconfig = kubeconfig;
 	}
 
@@ -57,11 +86,23 @@ final class RealApiServer implements KubernetesConnectionDetails {
 	 * Return whether the binaries the server needs are installed.
 	 * @return whether the server can start
 	 */
-	static boolean isInstalled() {
+	public static boolean isInstalled() {
 		return installedVersion(binaryRoot()).isPresent();
 	}
 
-	static RealApiServer start(Path root) {
+	/**
+	 * Start a server of its own, on free loopback ports, and wait until it serves;
+	 * {@link #close()} stops it, and so does the JVM's exit if a test does not.
+	 * @param flags extra kube-apiserver flags, each as {@code --name=value}
+	 * @return the started server
+	 * @throws IllegalStateException if the binaries are not installed or it does not
+	 * start within two minutes
+	 */
+	public static RealApiServer start(String... flags) {
+		return start(binaryRoot(), flags);
+	}
+
+	static RealApiServer start(Path root, String... flags) {
 		String version = installedVersion(root).orElseThrow(() -> new IllegalStateException(
 				"@InformerTest(server = REAL) needs kube-apiserver, etcd and kubectl binaries under "
 						+ root.resolve("k8s") + ", in a directory named <version>" + PLATFORM_SUFFIX
@@ -70,23 +111,49 @@ final class RealApiServer implements KubernetesConnectionDetails {
 						+ "(it needs Go and takes about 10 minutes once; pass a directory or set KUBEAPITEST_DIR to "
 						+ "put them elsewhere), or test against the mock server with "
 						+ "@InformerTest(server = Server.MOCK) or informer.test.server=mock."));
-		KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-			.withTestDir(root.toString())
-			.withApiServerVersion(version)
-			.withOfflineMode(true)
-			.withUpdateKubeConfig(false)
-			.withStartupTimeout(120_000)
-			// loopback only, so the tests also run where the machine has no default route
-			.withApiServerFlag("--bind-address", "127.0.0.1")
-			.withApiServerFlag("--advertise-address", "127.0.0.1")
-			.withApiServerFlag("--endpoint-reconciler-type", "none")
-			.build());
 		long started = System.nanoTime();
-		server.start();
+		ControlPlaneCommands commands = ControlPlaneCommands.of(root.resolve("k8s").resolve(version + PLATFORM_SUFFIX),
+				(int) STARTUP.toMillis());
+		BinaryManager binaries = new BinaryManager(commands.config());
+		binaries.initAndDownloadIfRequired();
+		commands.certificates().createCertificatesIfNeeded();
+		Path dir = createDirectory();
+		LocalEtcd etcd;
+		try {
+			etcd = LocalEtcd.start(commands, dir, STARTUP);
+		}
+		catch (RuntimeException ex) {
+			FileSystemUtils.deleteRecursively(dir.toFile());
+			throw ex;
+		}
+		int port = Utils.findFreePort();
+		List<String> command = commands.apiServer(port, etcd.port());
+		command.addAll(List.of(flags));
+		ControlPlaneProcess apiServer = new ControlPlaneProcess("kube-apiserver", command,
+				dir.resolve("kube-apiserver.log"));
+		String kubeconfig = new KubeConfig(commands.certificates(), binaries).generateKubeConfigYaml(port);
+		RealApiServer server = new RealApiServer(version, dir, etcd, apiServer, kubeconfig);
+		Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+		try {
+			apiServer.start();
+			Readiness.awaitApiServer(apiServer, server.getConfig(), STARTUP);
+		}
+		catch (RuntimeException ex) {
+			server.close();
+			throw ex;
+		}
 		logger.info(LogMessage.format("Started kube-apiserver %s and etcd from %s in %d ms", version, root,
 				Duration.ofNanos(System.nanoTime() - started).toMillis()));
-		Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "informer-test-kube-apiserver-stop"));
-		return new RealApiServer(server.getKubeConfigYaml());
+		return server;
+	}
+
+	private static Path createDirectory() {
+		try {
+			return Files.createTempDirectory("kube-apiserver");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	static Path binaryRoot() {
@@ -122,16 +189,55 @@ final class RealApiServer implements KubernetesConnectionDetails {
 	}
 
 	/**
-	 * Return the admin kubeconfig.
+	 * Return the version of the kube-apiserver, for example {@code 1.37.2}.
+	 * @return the version
+	 */
+	public String getVersion() {
+		return this.version;
+	}
+
+	/**
+	 * Return an admin kubeconfig (the client certificate is cluster-admin), for
+	 * {@code kubectl} or another process.
 	 * @return the kubeconfig as YAML
 	 */
-	String getKubeConfigYaml() {
+	public String getKubeConfigYaml() {
 		return this.kubeconfig;
 	}
 
+	/**
+	 * Return the admin configuration.
+	 * @return a new configuration
+	 */
 	@Override
 	public Config getConfig() {
 		return Config.fromKubeconfig(this.kubeconfig);
+	}
+
+	/**
+	 * Stop the kube-apiserver and etcd and delete etcd's data; the server of the JVM
+	 * stops only with the JVM.
+	 */
+	@Override
+	public void close() {
+		if (this == shared) {
+			return;
+		}
+		stop();
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+		}
+		catch (IllegalStateException ex) {
+			// the JVM is shutting down: the hook runs or has run
+		}
+	}
+
+	private void stop() {
+		if (this.stopped.compareAndSet(false, true)) {
+			this.apiServer.kill();
+			this.etcd.process().kill();
+			FileSystemUtils.deleteRecursively(this.dir.toFile());
+		}
 	}
 
 }

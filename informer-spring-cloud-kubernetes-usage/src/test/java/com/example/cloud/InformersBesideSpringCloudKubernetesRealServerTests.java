@@ -1,52 +1,31 @@
 package com.example.cloud;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
-import java.util.stream.Stream;
-
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 
+import dev.informer.test.RealApiServer;
+
 /**
  * The starter beside Spring Cloud Kubernetes on a real kube-apiserver and etcd
- * ({@code io.fabric8:kube-api-test}, offline, from the binaries
- * {@code scripts/envtest.sh} builds), connected with the server's client certificate as a
+ * (the test starter's {@link RealApiServer}, from the binaries {@code scripts/envtest.sh}
+ * builds), connected with the server's client certificate as a
  * kubeconfig gives it. Skipped without binaries, unless
  * {@code INFORMER_REQUIRE_APISERVER=true}.
  */
 class InformersBesideSpringCloudKubernetesRealServerTests extends SpringCloudKubernetesScenario {
 
-	private static KubeAPIServer server;
+	private static RealApiServer server;
 
 	private static KubernetesClient admin;
 
 	@BeforeAll
 	static void startServer() {
-		Path root = Optional.ofNullable(System.getenv("KUBEAPITEST_DIR"))
-			.filter((dir) -> !dir.isBlank())
-			.map(Path::of)
-			.orElse(Path.of(System.getProperty("user.home"), ".kubeapitest"));
-		String version = requireBinaries(root);
-		server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-			.withTestDir(root.toString())
-			.withApiServerVersion(version)
-			.withOfflineMode(true)
-			.withUpdateKubeConfig(false)
-			.withStartupTimeout(120_000)
-			.withApiServerFlag("--bind-address", "127.0.0.1")
-			.withApiServerFlag("--advertise-address", "127.0.0.1")
-			.withApiServerFlag("--endpoint-reconciler-type", "none")
-			.build());
-		server.start();
-		admin = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(server.getKubeConfigYaml())).build();
+		requireBinaries();
+		server = RealApiServer.start();
+		admin = new KubernetesClientBuilder().withConfig(server.getConfig()).build();
 	}
 
 	@AfterAll
@@ -55,7 +34,7 @@ class InformersBesideSpringCloudKubernetesRealServerTests extends SpringCloudKub
 			admin.close();
 		}
 		if (server != null) {
-			server.stop();
+			server.close();
 		}
 	}
 
@@ -70,33 +49,18 @@ class InformersBesideSpringCloudKubernetesRealServerTests extends SpringCloudKub
 	}
 
 	/**
-	 * Return the version of the installed binaries; skip without them, unless
-	 * {@code INFORMER_REQUIRE_APISERVER=true}.
+	 * Skip without binaries, unless {@code INFORMER_REQUIRE_APISERVER=true}.
 	 */
-	private static String requireBinaries(Path root) {
-		String suffix = "-linux-amd64";
-		try (Stream<Path> dirs = Files.list(root.resolve("k8s"))) {
-			Optional<String> version = dirs
-				.filter((dir) -> Stream.of("kube-apiserver", "etcd", "kubectl")
-					.allMatch((binary) -> Files.isExecutable(dir.resolve(binary))))
-				.map((dir) -> dir.getFileName().toString())
-				.filter((name) -> name.endsWith(suffix))
-				.map((name) -> name.substring(0, name.length() - suffix.length()))
-				.findFirst();
-			if (version.isPresent()) {
-				return version.get();
-			}
+	private static void requireBinaries() {
+		if (RealApiServer.isInstalled()) {
+			return;
 		}
-		catch (IOException ex) {
-			// no binaries
-		}
-		String message = "No kube-apiserver/etcd binaries under " + root.resolve("k8s")
-				+ "; build them with 'bash scripts/envtest.sh'";
+		String message = "No kube-apiserver/etcd binaries under ~/.kubeapitest/k8s (or $KUBEAPITEST_DIR/k8s); "
+				+ "build them with 'bash scripts/envtest.sh'";
 		if (Boolean.parseBoolean(System.getenv("INFORMER_REQUIRE_APISERVER"))) {
 			throw new IllegalStateException(message);
 		}
 		Assumptions.abort(message);
-		throw new IllegalStateException(message);
 	}
 
 }

@@ -10,8 +10,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import io.fabric8.kubeapitest.KubeAPIServer;
-import io.fabric8.kubeapitest.KubeAPIServerConfigBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -22,6 +20,8 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import dev.informer.test.RealApiServer;
 
 /**
  * The embedded API server of demo mode, and a client for it: a real kube-apiserver with
@@ -48,35 +48,14 @@ abstract class DemoApiServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a real kube-apiserver and etcd, offline, from binaries under {@code root}
-	 * ({@code k8s/<version>-linux-amd64/}, as {@code scripts/envtest.sh} builds them).
-	 * Serves on loopback only.
+	 * Start a real kube-apiserver and etcd with the test starter's {@link RealApiServer},
+	 * from binaries under {@code root} ({@code k8s/<version>-linux-amd64/}, as
+	 * {@code scripts/envtest.sh} builds them: {@code KUBEAPITEST_DIR} or
+	 * {@code ~/.kubeapitest}). Serves on loopback only.
 	 */
 	static DemoApiServer real(Path root, String version) {
-		KubeAPIServer server = new KubeAPIServer(KubeAPIServerConfigBuilder.anAPIServerConfig()
-			.withTestDir(root.toString())
-			.withApiServerVersion(version)
-			.withOfflineMode(true)
-			.withUpdateKubeConfig(false)
-			.withStartupTimeout(120_000)
-			.withApiServerFlag("--bind-address", "127.0.0.1")
-			.withApiServerFlag("--advertise-address", "127.0.0.1")
-			.withApiServerFlag("--endpoint-reconciler-type", "none")
-			.build());
-		try {
-			server.start();
-		}
-		catch (RuntimeException ex) {
-			// kube-api-test leaves etcd running when kube-apiserver fails to start
-			server.stop();
-			throw ex;
-		}
-		AtomicBoolean stopped = new AtomicBoolean();
-		Runnable stop = () -> {
-			if (stopped.compareAndSet(false, true)) {
-				server.stop();
-			}
-		};
+		RealApiServer server = RealApiServer.start();
+		Runnable stop = server::close;
 		// etcd and kube-apiserver are child processes that would outlive the JVM; once an
 		// application context owns this server, its close stops it (after the informers)
 		DemoApiServer[] self = new DemoApiServer[1];
