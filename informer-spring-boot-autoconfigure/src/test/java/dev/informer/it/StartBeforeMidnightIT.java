@@ -26,8 +26,7 @@ class StartBeforeMidnightIT {
 
 	@Test
 	void aKubeApiServerRestartsInTheLastMinutesBeforeMidnight() {
-		try (RealApiServer server = RealApiServer.startRestartable();
-				KubernetesClient client = server.adminClient()) {
+		try (RealApiServer server = RealApiServer.startRestartable(); KubernetesClient client = server.adminClient()) {
 			client.configMaps()
 				.inNamespace("default")
 				.resource(new ConfigMapBuilder().withNewMetadata().withName("kept").endMetadata().build())

@@ -79,11 +79,9 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 
 	private final int nodes;
 
-	private final Thread shutdownHook = new Thread(this::stop, "control-plane-stop");
+	private final StopAtExit stopAtExit = new StopAtExit("control-plane-stop", this::stop);
 
 	private @Nullable LoopbackBalancer balancer;
-
-	private volatile boolean stopped;
 
 	private ControlPlane(ControlPlaneCommands commands, int nodes) throws IOException {
 		this.commands = commands;
@@ -139,7 +137,6 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		Runtime.getRuntime().addShutdownHook(controlPlane.shutdownHook);
 		try {
 			controlPlane.startAll();
 			return controlPlane;
@@ -350,23 +347,12 @@ public final class ControlPlane implements KubernetesConnectionDetails, AutoClos
 	 */
 	@Override
 	public void close() {
-		if (this == shared) {
-			return;
-		}
-		stop();
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException ex) {
-			// the JVM is shutting down: the hook runs or has run
+		if (this != shared) {
+			this.stopAtExit.stopNow();
 		}
 	}
 
 	private synchronized void stop() {
-		if (this.stopped) {
-			return;
-		}
-		this.stopped = true;
 		for (ControlPlaneProcess component : this.components) {
 			component.kill();
 		}

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import io.fabric8.kubeapitest.Utils;
@@ -58,9 +57,7 @@ public final class RealApiServer implements KubernetesConnectionDetails, AutoClo
 
 	private final String kubeconfig;
 
-	private final Thread shutdownHook = new Thread(this::stop, "informer-test-kube-apiserver-stop");
-
-	private final AtomicBoolean stopped = new AtomicBoolean();
+	private final StopAtExit stopAtExit = new StopAtExit("informer-test-kube-apiserver-stop", this::stop);
 
 	private RealApiServer(String version, Path dir, LocalEtcd etcd, ControlPlaneProcess apiServer, String kubeconfig) {
 		this.version = version;
@@ -133,7 +130,6 @@ public final class RealApiServer implements KubernetesConnectionDetails, AutoClo
 				dir.resolve("kube-apiserver.log"));
 		String kubeconfig = new KubeConfig(commands.certificates(), binaries).generateKubeConfigYaml(port);
 		RealApiServer server = new RealApiServer(version, dir, etcd, apiServer, kubeconfig);
-		Runtime.getRuntime().addShutdownHook(server.shutdownHook);
 		try {
 			apiServer.start();
 			Readiness.awaitApiServer(apiServer, server.getConfig(), STARTUP);
@@ -220,24 +216,15 @@ public final class RealApiServer implements KubernetesConnectionDetails, AutoClo
 	 */
 	@Override
 	public void close() {
-		if (this == shared) {
-			return;
-		}
-		stop();
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException ex) {
-			// the JVM is shutting down: the hook runs or has run
+		if (this != shared) {
+			this.stopAtExit.stopNow();
 		}
 	}
 
 	private void stop() {
-		if (this.stopped.compareAndSet(false, true)) {
-			this.apiServer.kill();
-			this.etcd.process().kill();
-			FileSystemUtils.deleteRecursively(this.dir.toFile());
-		}
+		this.apiServer.kill();
+		this.etcd.process().kill();
+		FileSystemUtils.deleteRecursively(this.dir.toFile());
 	}
 
 }
