@@ -30,6 +30,9 @@ final class Tombstones<T extends HasMetadata> {
 	/** By uid (or key without one): each deleted object once. */
 	private final Map<String, Tombstone<T>> dropped = new LinkedHashMap<>();
 
+	/** How many of those this replica owes: asked on every event the gate delivers. */
+	private int owed;
+
 	Tombstones(DeliveryRecords records) {
 		this.records = records;
 	}
@@ -67,6 +70,12 @@ final class Tombstones<T extends HasMetadata> {
 		if (previous == null) {
 			this.records.tombstonesChanged(1);
 		}
+		else if (previous.owed()) {
+			this.owed--;
+		}
+		if (tombstone.owed()) {
+			this.owed++;
+		}
 		int excess = this.dropped.size() - this.records.maxTombstones();
 		if (excess > 0) {
 			drop(excess, this.dropped.values().iterator());
@@ -93,6 +102,7 @@ final class Tombstones<T extends HasMetadata> {
 			moved = new ArrayList<>(this.dropped.values());
 			this.records.tombstonesChanged(-moved.size());
 			this.dropped.clear();
+			this.owed = 0;
 		}
 		synchronized (next) {
 			next.expire();
@@ -101,11 +111,13 @@ final class Tombstones<T extends HasMetadata> {
 	}
 
 	/**
-	 * Return whether a tombstone this replica owes (kept through a lapse) waits.
+	 * Return whether a tombstone this replica owes (kept through a lapse) waits; one
+	 * older than the retention no longer does, as no replay would deliver it.
 	 * @return whether one is owed
 	 */
 	synchronized boolean isOwed() {
-		return this.dropped.values().stream().anyMatch(Tombstone::owed);
+		expire();
+		return this.owed > 0;
 	}
 
 	/**
@@ -122,6 +134,9 @@ final class Tombstones<T extends HasMetadata> {
 			if (tombstone.owed() || select.test(tombstone.resource())) {
 				taken.add(tombstone);
 				it.remove();
+				if (tombstone.owed()) {
+					this.owed--;
+				}
 			}
 		}
 		this.records.tombstonesChanged(-taken.size());
@@ -134,6 +149,7 @@ final class Tombstones<T extends HasMetadata> {
 	synchronized void clear() {
 		this.records.tombstonesChanged(-this.dropped.size());
 		this.dropped.clear();
+		this.owed = 0;
 	}
 
 	private void expire() {
@@ -152,7 +168,9 @@ final class Tombstones<T extends HasMetadata> {
 
 	private void drop(int count, Iterator<Tombstone<T>> oldestFirst) {
 		for (int i = 0; i < count && oldestFirst.hasNext(); i++) {
-			oldestFirst.next();
+			if (oldestFirst.next().owed()) {
+				this.owed--;
+			}
 			oldestFirst.remove();
 		}
 		this.records.tombstonesChanged(-count);

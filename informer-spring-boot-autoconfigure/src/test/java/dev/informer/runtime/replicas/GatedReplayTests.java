@@ -1,5 +1,6 @@
 package dev.informer.runtime.replicas;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import dev.informer.event.ResourceDeletedEvent;
 import dev.informer.event.ResourceEvent;
 import dev.informer.event.ResourceUpdatedEvent;
 import dev.informer.runtime.listeners.ListenerQueue;
+import dev.informer.test.MutableClock;
 import dev.informer.watch.EventType;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,6 +134,32 @@ class GatedReplayTests {
 		assertThat(this.received).as("what the listener was handed")
 			.contains("added ns/x uid-1 10", "added ns/x uid-1 11 replay")
 			.doesNotContain("updated ns/x uid-1 11");
+	}
+
+	/**
+	 * A delete kept through a lapse longer than the tombstones' retention ages out: no
+	 * replay will deliver it (the documented limit), so nothing is owed once the Lease
+	 * counts as held again. The next change used to start a replay of every cached object
+	 * for it, as if it were still owed.
+	 */
+	@Test
+	void aDeleteOwedLongerThanTheRetentionStartsNoReplay() {
+		MutableClock clock = MutableClock.startingAt("2026-01-01T00:00:00Z");
+		GatedListeners<ConfigMap> gate = new GatedListeners<>(this.queue, () -> this.leader,
+				(action) -> action.accept(Map.copyOf(this.cached)), new Recording(),
+				new DeliveryRecords(Duration.ofMinutes(10), 100, 100, clock));
+		ConfigMap kept = cache(configMap("kept", "uid-1", "10"));
+		event(() -> gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, kept, false)));
+		this.verdict = DeliveryGate.Verdict.LAPSED;
+		event(() -> gate.deliver(EventType.DELETED,
+				new ResourceDeletedEvent<>("configmaps", ConfigMap.class, configMap("gone", "uid-2", "11"), false)));
+		clock.advance(Duration.ofMinutes(11));
+		this.verdict = DeliveryGate.Verdict.PUBLISH;
+		ConfigMap added = cache(configMap("new", "uid-3", "12"));
+		event(() -> gate.deliver(EventType.ADDED,
+				new ResourceAddedEvent<>("configmaps", ConfigMap.class, added, false)));
+		assertThat(this.received).containsExactly("added ns/kept uid-1 10", "added ns/new uid-3 12");
 	}
 
 	@Test
