@@ -17,8 +17,7 @@ class StartBeforeMidnightIT {
 
 	@Test
 	void aServerOfItsOwnStartsInTheLastMinutesBeforeMidnight() {
-		try (BeforeLocalMidnight midnight = BeforeLocalMidnight.set();
-				RealApiServer server = RealApiServer.startDedicated();
+		try (RealApiServer server = BeforeLocalMidnight.call(RealApiServer::startDedicated);
 				KubernetesClient client = server.adminClient()) {
 			assertThat(client.namespaces().withName("default").get()).isNotNull();
 		}
@@ -31,10 +30,10 @@ class StartBeforeMidnightIT {
 				.inNamespace("default")
 				.resource(new ConfigMapBuilder().withNewMetadata().withName("kept").endMetadata().build())
 				.create();
-			try (BeforeLocalMidnight midnight = BeforeLocalMidnight.set()) {
+			BeforeLocalMidnight.run(() -> {
 				server.killApiServer();
 				server.restartApiServer();
-			}
+			});
 			assertThat(client.configMaps().inNamespace("default").withName("kept").get()).isNotNull();
 		}
 	}

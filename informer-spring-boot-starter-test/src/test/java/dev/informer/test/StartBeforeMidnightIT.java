@@ -17,8 +17,7 @@ class StartBeforeMidnightIT {
 
 	@Test
 	void aRealApiServerStartsInTheLastMinutesBeforeMidnight() {
-		try (BeforeLocalMidnight midnight = BeforeLocalMidnight.set();
-				RealApiServer server = RealApiServer.start(RealApiServer.binaryRoot());
+		try (RealApiServer server = BeforeLocalMidnight.call(() -> RealApiServer.start(RealApiServer.binaryRoot()));
 				KubernetesClient client = new KubernetesClientBuilder().withConfig(server.getConfig()).build()) {
 			assertThat(client.namespaces().withName("default").get()).isNotNull();
 		}
@@ -26,8 +25,7 @@ class StartBeforeMidnightIT {
 
 	@Test
 	void aControlPlaneStartsInTheLastMinutesBeforeMidnight() {
-		try (BeforeLocalMidnight midnight = BeforeLocalMidnight.set();
-				ControlPlane controlPlane = ControlPlane.start(1);
+		try (ControlPlane controlPlane = BeforeLocalMidnight.call(() -> ControlPlane.start(1));
 				KubernetesClient client = controlPlane.adminClient()) {
 			assertThat(client.nodes().list().getItems()).hasSize(1);
 		}
