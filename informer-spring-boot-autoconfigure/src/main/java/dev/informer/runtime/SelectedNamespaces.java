@@ -101,16 +101,21 @@ final class SelectedNamespaces<T extends HasMetadata> implements NamespaceSelect
 	 * @param start what each namespace's watch starts with
 	 * @return a future that completes when the namespaces matching at start have synced
 	 */
-	synchronized CompletableFuture<Void> start(NamespaceSelectorWatches selections, NamespaceSelectorWatch selection,
+	CompletableFuture<Void> start(NamespaceSelectorWatches selections, NamespaceSelectorWatch selection,
 			WatchStart start) {
-		this.selections = selections;
-		this.selector = selection.selector();
-		this.start = start;
-		this.running = true;
-		this.startupSynced = false;
-		this.startupWaits.clear();
+		synchronized (this) {
+			this.selections = selections;
+			this.selector = selection.selector();
+			this.start = start;
+			this.running = true;
+			this.startupSynced = false;
+			this.startupWaits.clear();
+			this.namespaceSelection = selection;
+		}
 		CompletableFuture<Void> result = new CompletableFuture<>();
-		this.namespaceSelection = selection;
+		// outside this lock, as in stop(): the selection tells its members of joining
+		// namespaces under its own lock, and namespaceJoined takes this one; a selection
+		// already listed tells this member on the calling thread
 		selections.add(selection, this).thenCompose(this::syncedAtStart).whenComplete((ignored, ex) -> {
 			if (ex != null) {
 				result.completeExceptionally(ex);
